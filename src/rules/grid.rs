@@ -1,0 +1,385 @@
+//! The square grid (SPACE-*): positions, distance, footprints, terrain and the map.
+
+use serde::{Deserialize, Serialize};
+
+/// A square. x grows east, y grows north.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Pos {
+    pub x: i32,
+    pub y: i32,
+}
+
+impl Pos {
+    pub const fn new(x: i32, y: i32) -> Self {
+        Pos { x, y }
+    }
+    pub fn offset(self, dx: i32, dy: i32) -> Pos {
+        Pos::new(self.x + dx, self.y + dy)
+    }
+}
+
+impl std::fmt::Display for Pos {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{}", self.x, self.y)
+    }
+}
+
+/// SPACE-6: every 2 diagonals count 3 steps, a lone diagonal 1:
+/// `max(|dx|,|dy|) + floor(min(|dx|,|dy|) / 2)`.
+#[inline]
+pub fn distance_delta(dx: i32, dy: i32) -> i32 {
+    let (ax, ay) = (dx.abs(), dy.abs());
+    ax.max(ay) + ax.min(ay) / 2
+}
+
+#[inline]
+pub fn distance(a: Pos, b: Pos) -> i32 {
+    distance_delta(b.x - a.x, b.y - a.y)
+}
+
+/// The squares a token covers: a `side`×`side` block whose south-west square is `origin`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Footprint {
+    pub origin: Pos,
+    pub side: i32,
+}
+
+impl Footprint {
+    pub fn new(origin: Pos, side: i32) -> Self {
+        Footprint { origin, side: side.max(1) }
+    }
+    pub fn single(p: Pos) -> Self {
+        Footprint::new(p, 1)
+    }
+    pub fn cells(self) -> impl Iterator<Item = Pos> {
+        let o = self.origin;
+        let s = self.side;
+        (0..s).flat_map(move |dy| (0..s).map(move |dx| o.offset(dx, dy)))
+    }
+    pub fn contains(self, p: Pos) -> bool {
+        p.x >= self.origin.x
+            && p.y >= self.origin.y
+            && p.x < self.origin.x + self.side
+            && p.y < self.origin.y + self.side
+    }
+    /// Centre in doubled coordinates (so half squares stay integral).
+    pub fn centre2(self) -> (i32, i32) {
+        (2 * self.origin.x + self.side, 2 * self.origin.y + self.side)
+    }
+}
+
+/// SPACE-E4: distance between multi-square tokens = the minimum over pairs of occupied squares.
+pub fn footprint_distance(a: Footprint, b: Footprint) -> i32 {
+    // The closest pair is found per axis: the gap between the two intervals.
+    let gap = |a0: i32, asz: i32, b0: i32, bsz: i32| {
+        if b0 >= a0 + asz {
+            b0 - (a0 + asz - 1)
+        } else if a0 >= b0 + bsz {
+            a0 - (b0 + bsz - 1)
+        } else {
+            0
+        }
+    };
+    distance_delta(gap(a.origin.x, a.side, b.origin.x, b.side), gap(a.origin.y, a.side, b.origin.y, b.side))
+}
+
+/// One terrain type: the majority content of a square (SPACE-E3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Terrain {
+    pub name: String,
+    /// Extra movement resistance (MOVE-7, MOVE-E1).
+    pub resistance: i32,
+    /// 000 difficult ground: +1 resistance (MOVE-5, MOVE-E1).
+    pub difficult: bool,
+    /// 000 smooth movement: cancels one difficult, else halves the cost (MOVE-5, MOVE-E1).
+    pub smooth: bool,
+    /// Walls, cliffs, trees (SPACE-9). A blocker with `cross_height` can be crossed (MOVE-9).
+    pub blocks_movement: bool,
+    /// Height in steps of a crossable obstacle (MOVE-9, MOVE-E3); None = cannot be crossed.
+    pub cross_height: Option<i32>,
+    pub blocks_sight: bool,
+    /// Half-height feature that gives cover (ATK-15, ATK-E5) without blocking sight.
+    pub low_cover: bool,
+    /// Concealing terrain for hiding (PERC-E4).
+    pub concealing: bool,
+    /// Unlit (PERC-E3).
+    pub dark: bool,
+}
+
+impl Default for Terrain {
+    fn default() -> Self {
+        Terrain {
+            name: "floor".into(),
+            resistance: 0,
+            difficult: false,
+            smooth: false,
+            blocks_movement: false,
+            cross_height: None,
+            blocks_sight: false,
+            low_cover: false,
+            concealing: false,
+            dark: false,
+        }
+    }
+}
+
+impl Terrain {
+    pub fn floor() -> Self {
+        Terrain::default()
+    }
+    pub fn wall() -> Self {
+        Terrain { name: "wall".into(), blocks_movement: true, blocks_sight: true, ..Terrain::default() }
+    }
+    pub fn low_wall() -> Self {
+        Terrain {
+            name: "low wall".into(),
+            blocks_movement: true,
+            cross_height: Some(1),
+            low_cover: true,
+            ..Terrain::default()
+        }
+    }
+    pub fn rough() -> Self {
+        Terrain { name: "rough".into(), difficult: true, ..Terrain::default() }
+    }
+}
+
+/// Largest map side the engine accepts (bounded so no input can exhaust memory).
+pub const MAX_SIDE: i32 = 256;
+
+/// A rectangular map of terrain indices, with per-square flags unpacked for hot loops.
+#[derive(Clone, Debug)]
+pub struct GridMap {
+    width: i32,
+    height: i32,
+    terrains: Vec<Terrain>,
+    cells: Vec<u16>,
+    blocks_sight: Vec<bool>,
+    blocks_move: Vec<bool>,
+    has_smooth: bool,
+}
+
+/// Why a map could not be built.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MapError {
+    BadSize { width: i32, height: i32 },
+    CellCount { expected: usize, got: usize },
+    UnknownTerrain { index: usize, terrain: u16 },
+}
+
+impl std::fmt::Display for MapError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MapError::BadSize { width, height } => {
+                write!(f, "map size {width}×{height} is outside 1×1 to {MAX_SIDE}×{MAX_SIDE}")
+            }
+            MapError::CellCount { expected, got } => write!(f, "expected {expected} cells, got {got}"),
+            MapError::UnknownTerrain { index, terrain } => write!(f, "cell {index} names unknown terrain {terrain}"),
+        }
+    }
+}
+
+impl std::error::Error for MapError {}
+
+impl GridMap {
+    /// `cells` are row-major with row 0 = y 0 (the southern edge).
+    pub fn new(width: i32, height: i32, terrains: Vec<Terrain>, cells: Vec<u16>) -> Result<Self, MapError> {
+        if width < 1 || height < 1 || width > MAX_SIDE || height > MAX_SIDE {
+            return Err(MapError::BadSize { width, height });
+        }
+        let expected = (width * height) as usize;
+        if cells.len() != expected {
+            return Err(MapError::CellCount { expected, got: cells.len() });
+        }
+        if let Some((index, &terrain)) = cells.iter().enumerate().find(|(_, t)| **t as usize >= terrains.len()) {
+            return Err(MapError::UnknownTerrain { index, terrain });
+        }
+        let blocks_sight = cells.iter().map(|&t| terrains[t as usize].blocks_sight).collect();
+        let blocks_move = cells.iter().map(|&t| terrains[t as usize].blocks_movement).collect();
+        let has_smooth = cells.iter().any(|&t| terrains[t as usize].smooth);
+        Ok(GridMap { width, height, terrains, cells, blocks_sight, blocks_move, has_smooth })
+    }
+
+    /// An open map of one terrain.
+    pub fn open(width: i32, height: i32) -> Self {
+        GridMap::new(width, height, vec![Terrain::floor()], vec![0; (width.max(1) * height.max(1)) as usize])
+            .expect("open map within bounds")
+    }
+
+    /// Parse the small text grid of `rules los`: `#` wall, `=` low cover, `.` floor, `~` rough,
+    /// `%` dark floor. The last line is y = 0 (south), as on a printed map.
+    pub fn from_ascii(text: &str) -> Result<Self, String> {
+        let rows: Vec<&str> = text.lines().map(|l| l.trim_end()).filter(|l| !l.is_empty()).collect();
+        if rows.is_empty() {
+            return Err("the map has no rows".into());
+        }
+        let width = rows[0].chars().count();
+        let height = rows.len();
+        if width as i32 > MAX_SIDE || height as i32 > MAX_SIDE {
+            return Err(format!("map is {width}×{height}; the limit is {MAX_SIDE}×{MAX_SIDE}"));
+        }
+        let terrains = vec![
+            Terrain::floor(),
+            Terrain::wall(),
+            Terrain::low_wall(),
+            Terrain::rough(),
+            Terrain { name: "dark".into(), dark: true, ..Terrain::default() },
+        ];
+        let mut cells = vec![0u16; width * height];
+        for (line_no, row) in rows.iter().enumerate() {
+            if row.chars().count() != width {
+                return Err(format!("line {}: row has {} columns, expected {width}", line_no + 1, row.chars().count()));
+            }
+            let y = height - 1 - line_no;
+            for (x, ch) in row.chars().enumerate() {
+                cells[y * width + x] = match ch {
+                    '.' => 0,
+                    '#' => 1,
+                    '=' => 2,
+                    '~' => 3,
+                    '%' => 4,
+                    other => {
+                        return Err(format!(
+                            "line {}, column {}: unknown map character {other:?} (use # = . ~ %)",
+                            line_no + 1,
+                            x + 1
+                        ));
+                    }
+                };
+            }
+        }
+        GridMap::new(width as i32, height as i32, terrains, cells).map_err(|e| e.to_string())
+    }
+
+    pub fn width(&self) -> i32 {
+        self.width
+    }
+    pub fn height(&self) -> i32 {
+        self.height
+    }
+    pub fn has_smooth(&self) -> bool {
+        self.has_smooth
+    }
+    #[inline]
+    pub fn in_bounds(&self, p: Pos) -> bool {
+        p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
+    }
+    #[inline]
+    pub fn index(&self, p: Pos) -> usize {
+        (p.y * self.width + p.x) as usize
+    }
+    pub fn pos_of(&self, index: usize) -> Pos {
+        Pos::new(index as i32 % self.width, index as i32 / self.width)
+    }
+    pub fn terrain(&self, p: Pos) -> &Terrain {
+        &self.terrains[self.cells[self.index(p)] as usize]
+    }
+    pub fn terrain_index(&self, p: Pos) -> u16 {
+        self.cells[self.index(p)]
+    }
+    /// Terrain indices of one row (y), west to east.
+    pub fn terrain_row(&self, y: i32) -> &[u16] {
+        let w = self.width as usize;
+        &self.cells[y as usize * w..(y as usize + 1) * w]
+    }
+    pub fn terrains(&self) -> &[Terrain] {
+        &self.terrains
+    }
+    /// Out-of-bounds squares block sight and movement.
+    #[inline]
+    pub fn blocks_sight(&self, p: Pos) -> bool {
+        !self.in_bounds(p) || self.blocks_sight[self.index(p)]
+    }
+    #[inline]
+    pub fn blocks_movement(&self, p: Pos) -> bool {
+        !self.in_bounds(p) || self.blocks_move[self.index(p)]
+    }
+    pub fn sight_blockers(&self) -> &[bool] {
+        &self.blocks_sight
+    }
+    pub fn movement_blockers(&self) -> &[bool] {
+        &self.blocks_move
+    }
+    /// Replace one square's terrain (a broken wall becoming rubble, ATK-E6).
+    pub fn set_terrain(&mut self, p: Pos, terrain: u16) {
+        if self.in_bounds(p) && (terrain as usize) < self.terrains.len() {
+            let i = self.index(p);
+            self.cells[i] = terrain;
+            self.blocks_sight[i] = self.terrains[terrain as usize].blocks_sight;
+            self.blocks_move[i] = self.terrains[terrain as usize].blocks_movement;
+            self.has_smooth = self.cells.iter().any(|&t| self.terrains[t as usize].smooth);
+        }
+    }
+}
+
+/// SPACE-5, SPACE-E2, SPACE-E6: adjacent = one of the 8 neighbours; a diagonal neighbour is cut
+/// off only when both squares flanking the corner are obstacles.
+pub fn adjacent(map: &GridMap, a: Pos, b: Pos) -> bool {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+        return false;
+    }
+    if dx != 0 && dy != 0 {
+        return !(map.blocks_movement(a.offset(dx, 0)) && map.blocks_movement(a.offset(0, dy)));
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // RULES: SPACE-6 — the digest's worked examples.
+    #[test]
+    fn space_6_distance_examples() {
+        let o = Pos::new(0, 0);
+        assert_eq!(distance(o, Pos::new(1, 0)), 1);
+        assert_eq!(distance(o, Pos::new(1, 1)), 1);
+        assert_eq!(distance(o, Pos::new(2, 2)), 3);
+        assert_eq!(distance(o, Pos::new(3, 3)), 4);
+        assert_eq!(distance(o, Pos::new(4, 1)), 4);
+        assert_eq!(distance(o, Pos::new(4, 2)), 5);
+        assert_eq!(distance(Pos::new(4, 2), o), 5);
+        assert_eq!(distance(o, Pos::new(-4, 2)), 5);
+    }
+
+    // RULES: SPACE-E4 — distance between multi-square tokens is the closest pair.
+    #[test]
+    fn space_e4_footprint_distance() {
+        let large = Footprint::new(Pos::new(0, 0), 2);
+        assert_eq!(footprint_distance(large, Footprint::single(Pos::new(2, 0))), 1);
+        assert_eq!(footprint_distance(large, Footprint::single(Pos::new(3, 3))), 3);
+        assert_eq!(footprint_distance(large, Footprint::single(Pos::new(1, 1))), 0);
+        assert_eq!(footprint_distance(large, Footprint::single(Pos::new(-1, 4))), 3);
+        assert_eq!(large.cells().count(), 4);
+        assert_eq!(large.centre2(), (2, 2));
+    }
+
+    // RULES: SPACE-5, SPACE-E2, SPACE-E6 — 8 neighbours; a diagonal is cut only by two obstacles.
+    #[test]
+    fn space_e2_adjacency_and_corner_pinch() {
+        let map = GridMap::from_ascii("...\n#..\n.#.").unwrap();
+        // y=0 row is ".#.", y=1 row is "#..".
+        let a = Pos::new(0, 0);
+        assert!(!adjacent(&map, a, Pos::new(1, 1)), "both flanking squares are walls");
+        assert!(adjacent(&map, Pos::new(1, 1), Pos::new(2, 2)));
+        assert!(!adjacent(&map, a, Pos::new(2, 0)));
+        let open = GridMap::open(3, 3);
+        let n = (-1..=1)
+            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+            .filter(|&(dx, dy)| adjacent(&open, Pos::new(1, 1), Pos::new(1 + dx, 1 + dy)))
+            .count();
+        assert_eq!(n, 8);
+    }
+
+    #[test]
+    fn ascii_map_errors_name_line_and_column() {
+        let e = GridMap::from_ascii("..\n.x").unwrap_err();
+        assert!(e.contains("line 2, column 2"), "{e}");
+        let e = GridMap::from_ascii("..\n...").unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(GridMap::new(0, 5, vec![Terrain::floor()], vec![]).is_err());
+        assert!(GridMap::new(300, 5, vec![Terrain::floor()], vec![0; 1500]).is_err());
+    }
+}

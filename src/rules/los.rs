@@ -1,0 +1,444 @@
+//! Line of sight, cover and field of view (PERC-2, PERC-E1, PERC-E2, ATK-15, ATK-E5, FACE-4).
+//!
+//! PERC-E1 (Engine decision): a line runs from the centre of one square to the centre of another.
+//! It is blocked by the interior of a blocking square, or by a corner pinch (the line passes
+//! exactly through a grid point whose two flanking squares both block). The traversal is done in
+//! exact integer arithmetic, so A sees B exactly when B sees A.
+
+use super::facing::{Actor, Facing, sectors_of_point};
+use super::grid::{GridMap, Pos, distance_delta};
+use super::ruleset::FacingArcs;
+use std::sync::OnceLock;
+
+/// One element of a traced line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineStep {
+    /// A square whose interior the segment crosses (both end squares included).
+    Cell(Pos),
+    /// The segment passes exactly through the corner shared by these two flanking squares.
+    Corner(Pos, Pos),
+}
+
+/// Walk the centre-to-centre segment from `a` to `b`, calling `visit` for every step in order.
+/// `visit` returns false to stop early.
+pub fn trace(a: Pos, b: Pos, mut visit: impl FnMut(LineStep) -> bool) {
+    let (dx, dy) = (b.x - a.x, b.y - a.y);
+    let (nx, ny) = (dx.abs() as i64, dy.abs() as i64);
+    let (sx, sy) = (dx.signum(), dy.signum());
+    let mut cur = a;
+    if !visit(LineStep::Cell(cur)) {
+        return;
+    }
+    let (mut i, mut j) = (0i64, 0i64);
+    while i < nx || j < ny {
+        // The (i+1)-th vertical grid line is crossed at t = (2i+1) / 2nx, the (j+1)-th
+        // horizontal one at t = (2j+1) / 2ny. Compare without dividing.
+        let order = if j >= ny {
+            std::cmp::Ordering::Less
+        } else if i >= nx {
+            std::cmp::Ordering::Greater
+        } else {
+            ((2 * i + 1) * ny).cmp(&((2 * j + 1) * nx))
+        };
+        match order {
+            std::cmp::Ordering::Less => {
+                cur.x += sx;
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                cur.y += sy;
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                if !visit(LineStep::Corner(cur.offset(sx, 0), cur.offset(0, sy))) {
+                    return;
+                }
+                cur = cur.offset(sx, sy);
+                i += 1;
+                j += 1;
+            }
+        }
+        if !visit(LineStep::Cell(cur)) {
+            return;
+        }
+    }
+}
+
+/// The outcome of a line-of-sight check.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SightLine {
+    pub visible: bool,
+    /// ATK-E5: the target would have cover against an attack from the origin.
+    pub cover: bool,
+    /// The squares whose interior the line crosses, ends included, up to where it was blocked.
+    pub traced: Vec<Pos>,
+}
+
+/// PERC-E1: is the line between two squares clear of sight blockers?
+pub fn clear_line(map: &GridMap, a: Pos, b: Pos) -> bool {
+    let mut clear = true;
+    trace(a, b, |step| {
+        clear = match step {
+            LineStep::Cell(p) => p == a || p == b || !map.blocks_sight(p),
+            LineStep::Corner(p, q) => !(map.blocks_sight(p) && map.blocks_sight(q)),
+        };
+        clear
+    });
+    clear
+}
+
+/// AREA-E6 / ATK-E2: line of effect is blocked only by movement-blocking terrain (walls, closed
+/// doors), not by fog or darkness. Low walls that can be crossed do not stop it.
+pub fn line_of_effect(map: &GridMap, a: Pos, b: Pos) -> bool {
+    let solid = |p: Pos| !map.in_bounds(p) || (map.blocks_movement(p) && map.terrain(p).cross_height.is_none());
+    let mut clear = true;
+    trace(a, b, |step| {
+        clear = match step {
+            LineStep::Cell(p) => p == a || p == b || !solid(p),
+            LineStep::Corner(p, q) => !(solid(p) && solid(q)),
+        };
+        clear
+    });
+    clear
+}
+
+/// PERC-E1 + ATK-E5: trace from `from` to `to`, reporting visibility and whether `to` has cover
+/// against an attack from `from`.
+pub fn sight_line(map: &GridMap, from: Pos, to: Pos) -> SightLine {
+    let near_target = |p: Pos| (p.x - to.x).abs() <= 1 && (p.y - to.y).abs() <= 1 && p != to;
+    let attacker_adjacent = (from.x - to.x).abs() <= 1 && (from.y - to.y).abs() <= 1;
+    let mut traced = Vec::new();
+    let mut visible = true;
+    let mut cover = false;
+    trace(from, to, |step| {
+        match step {
+            LineStep::Cell(p) => {
+                traced.push(p);
+                if p != from && p != to {
+                    if map.blocks_sight(p) {
+                        visible = false;
+                    } else if map.terrain(p).low_cover && near_target(p) {
+                        cover = true;
+                    }
+                }
+            }
+            LineStep::Corner(p, q) => {
+                let (bp, bq) = (map.blocks_sight(p), map.blocks_sight(q));
+                if bp && bq {
+                    visible = false;
+                } else if (bp && near_target(p)) || (bq && near_target(q)) {
+                    // Peeking around a corner: grazing a blocker next to the target.
+                    cover = true;
+                }
+            }
+        }
+        visible
+    });
+    SightLine { visible, cover: visible && cover && !attacker_adjacent, traced }
+}
+
+/// Offsets with precomputed line tables; longer sight lines are traced directly.
+const TABLE_RADIUS: i32 = 48;
+
+/// One test on the way to a target: blocked when both squares block (a plain square repeats
+/// itself, a corner pinch names its two flanks).
+#[derive(Clone, Copy)]
+struct Probe {
+    a: (i8, i8),
+    b: (i8, i8),
+}
+
+struct Ray {
+    dx: i8,
+    dy: i8,
+    distance: u8,
+    start: u32,
+    end: u32,
+}
+
+struct FovTable {
+    rays: Vec<Ray>,
+    probes: Vec<Probe>,
+}
+
+fn fov_table() -> &'static FovTable {
+    static TABLE: OnceLock<FovTable> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut offsets = Vec::new();
+        for dy in -TABLE_RADIUS..=TABLE_RADIUS {
+            for dx in -TABLE_RADIUS..=TABLE_RADIUS {
+                let d = distance_delta(dx, dy);
+                if d <= TABLE_RADIUS && (dx, dy) != (0, 0) {
+                    offsets.push((d, dx, dy));
+                }
+            }
+        }
+        offsets.sort();
+        let mut rays = Vec::with_capacity(offsets.len());
+        let mut probes = Vec::new();
+        let o = Pos::new(0, 0);
+        for (d, dx, dy) in offsets {
+            let start = probes.len() as u32;
+            let target = Pos::new(dx, dy);
+            trace(o, target, |step| {
+                match step {
+                    LineStep::Cell(p) if p != o && p != target => {
+                        probes.push(Probe { a: (p.x as i8, p.y as i8), b: (p.x as i8, p.y as i8) })
+                    }
+                    LineStep::Corner(p, q) => {
+                        probes.push(Probe { a: (p.x as i8, p.y as i8), b: (q.x as i8, q.y as i8) })
+                    }
+                    _ => {}
+                }
+                true
+            });
+            rays.push(Ray { dx: dx as i8, dy: dy as i8, distance: d as u8, start, end: probes.len() as u32 });
+        }
+        FovTable { rays, probes }
+    })
+}
+
+/// Which squares are hidden by a viewer's blind side (FACE-4, PERC-5): the rear, with boundaries
+/// decided for the perceiver (FACE-E2). Adjacent squares are always perceived (PERC-E2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlindSide {
+    pub facing: Facing,
+    pub arcs: FacingArcs,
+}
+
+impl BlindSide {
+    #[inline]
+    fn hides(&self, dx: i32, dy: i32) -> bool {
+        if dx.abs() <= 1 && dy.abs() <= 1 {
+            return false;
+        }
+        sectors_of_point((1, 1), self.facing, self.arcs, (2 * dx + 1, 2 * dy + 1)).resolve(Actor::Perceiver)
+            == Some(super::facing::Sector::Rear)
+    }
+}
+
+/// PERC-2 / PERC-E1 / PERC-E2: every square a viewer at `origin` can see within `range` steps
+/// (SPACE-6 distance), ordered by distance; the viewer's own square first. Blocking squares at
+/// the edge of sight are included (you see the wall). Darkness, Hidden and senses are the
+/// battle's business; this is the geometry.
+pub fn field_of_view_into(map: &GridMap, origin: Pos, range: i32, blind: Option<BlindSide>, out: &mut Vec<Pos>) {
+    out.clear();
+    if !map.in_bounds(origin) {
+        return;
+    }
+    out.push(origin);
+    let table = fov_table();
+    let blocks = map.sight_blockers();
+    let w = map.width();
+    let (width, height) = (map.width(), map.height());
+    let base = map.index(origin) as isize;
+    let idx = |(x, y): (i8, i8)| (base + y as isize * w as isize + x as isize) as usize;
+    for ray in &table.rays {
+        if ray.distance as i32 > range {
+            break;
+        }
+        let (tx, ty) = (origin.x + ray.dx as i32, origin.y + ray.dy as i32);
+        if tx < 0 || ty < 0 || tx >= width || ty >= height {
+            continue;
+        }
+        if blind.is_some_and(|b| b.hides(ray.dx as i32, ray.dy as i32)) {
+            continue;
+        }
+        // Probes lie inside the box spanned by origin and target, so they are on the map.
+        let probes = &table.probes[ray.start as usize..ray.end as usize];
+        if probes.iter().all(|p| !(blocks[idx(p.a)] && blocks[idx(p.b)])) {
+            out.push(Pos::new(tx, ty));
+        }
+    }
+    if range > TABLE_RADIUS {
+        for y in (origin.y - range).max(0)..=(origin.y + range).min(height - 1) {
+            for x in (origin.x - range).max(0)..=(origin.x + range).min(width - 1) {
+                let (dx, dy) = (x - origin.x, y - origin.y);
+                let d = distance_delta(dx, dy);
+                if d > TABLE_RADIUS
+                    && d <= range
+                    && !blind.is_some_and(|b| b.hides(dx, dy))
+                    && clear_line(map, origin, Pos::new(x, y))
+                {
+                    out.push(Pos::new(x, y));
+                }
+            }
+        }
+    }
+}
+
+pub fn field_of_view(map: &GridMap, origin: Pos, range: i32, blind: Option<BlindSide>) -> Vec<Pos> {
+    let mut out = Vec::new();
+    field_of_view_into(map, origin, range, blind, &mut out);
+    out
+}
+
+/// PERC-7 / PERC-8: the difficulty of finding something: the size row times the disguise grade.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Disguise {
+    /// Casually placed, not disguised: ×1.
+    None,
+    /// Simply disguised: ×2.
+    Simple,
+    /// Carefully disguised, deliberately hidden, blending in: ×3.
+    Careful,
+}
+
+pub fn search_difficulty(size_row: i64, disguise: Disguise) -> i64 {
+    size_row
+        * match disguise {
+            Disguise::None => 1,
+            Disguise::Simple => 2,
+            Disguise::Careful => 3,
+        }
+}
+
+/// PERC-7: a search costs 3 AP tactical.
+pub const SEARCH_AP: i32 = 3;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::creature::Size;
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn map(rows: &str) -> GridMap {
+        GridMap::from_ascii(rows).unwrap()
+    }
+
+    fn random_map(seed: u64, w: i32, h: i32, walls: f64) -> GridMap {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let cells = (0..w * h).map(|_| u16::from(rng.random_bool(walls))).collect();
+        GridMap::new(w, h, vec![crate::rules::grid::Terrain::floor(), crate::rules::grid::Terrain::wall()], cells)
+            .unwrap()
+    }
+
+    #[test]
+    fn trace_visits_interior_squares_and_corners() {
+        let mut steps = Vec::new();
+        trace(Pos::new(0, 0), Pos::new(2, 2), |s| {
+            steps.push(s);
+            true
+        });
+        assert_eq!(
+            steps,
+            vec![
+                LineStep::Cell(Pos::new(0, 0)),
+                LineStep::Corner(Pos::new(1, 0), Pos::new(0, 1)),
+                LineStep::Cell(Pos::new(1, 1)),
+                LineStep::Corner(Pos::new(2, 1), Pos::new(1, 2)),
+                LineStep::Cell(Pos::new(2, 2)),
+            ]
+        );
+        let mut cells = Vec::new();
+        trace(Pos::new(0, 0), Pos::new(3, 1), |s| {
+            if let LineStep::Cell(p) = s {
+                cells.push((p.x, p.y));
+            }
+            true
+        });
+        assert_eq!(cells, vec![(0, 0), (1, 0), (2, 1), (3, 1)]);
+    }
+
+    // RULES: PERC-2, PERC-E1 — symmetric: A sees B exactly when B sees A, on random maps.
+    #[test]
+    fn perc_e1_line_of_sight_is_symmetric() {
+        for seed in 0..20 {
+            let m = random_map(seed, 24, 24, 0.25);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed + 1000);
+            for _ in 0..400 {
+                let a = Pos::new(rng.random_range(0..24), rng.random_range(0..24));
+                let b = Pos::new(rng.random_range(0..24), rng.random_range(0..24));
+                assert_eq!(clear_line(&m, a, b), clear_line(&m, b, a), "{a} {b} seed {seed}");
+                assert_eq!(sight_line(&m, a, b).visible, clear_line(&m, a, b));
+            }
+        }
+    }
+
+    // RULES: PERC-E1 — grazing a corner does not block; a corner pinch (both flanks) does.
+    #[test]
+    fn perc_e1_corner_graze_and_pinch() {
+        // y=1 row "#..": wall at (0,1); the diagonal (0,0)→(2,2) passes the corner at (1,1)
+        // touching (1,0) and (0,1) — only one is a wall.
+        let graze = map("...\n#..\n...");
+        assert!(clear_line(&graze, Pos::new(0, 0), Pos::new(1, 1)));
+        let pinch = map("...\n#..\n.#.");
+        assert!(!clear_line(&pinch, Pos::new(0, 0), Pos::new(1, 1)));
+        assert!(!clear_line(&pinch, Pos::new(1, 1), Pos::new(0, 0)));
+        let wall = map(".#.");
+        assert!(!clear_line(&wall, Pos::new(0, 0), Pos::new(2, 0)));
+    }
+
+    // RULES: ATK-15, ATK-E5 — cover from a low wall next to the defender, from peeking around a
+    // corner, not when the attacker is adjacent, not when the low wall is far from the defender.
+    #[test]
+    fn atk_e5_cover_on_the_grid() {
+        // Defender at (0,0), low wall at (1,0), attacker east at (4,0).
+        let m = map("....\n.=..");
+        let s = sight_line(&m, Pos::new(4, 0), Pos::new(0, 0));
+        assert!(s.visible && s.cover);
+        // Adjacent attacker across the low wall? (2,0) is not adjacent to (0,0): cover.
+        assert!(sight_line(&m, Pos::new(2, 0), Pos::new(0, 0)).cover);
+        // Attacker adjacent: no cover.
+        assert!(!sight_line(&m, Pos::new(1, 1), Pos::new(0, 0)).cover);
+        // Low wall not adjacent to the defender: no cover.
+        let far = map(".....\n...=.");
+        assert!(!sight_line(&far, Pos::new(4, 0), Pos::new(0, 0)).cover);
+        // Peeking: wall at (1,0); attacker at (3,2) sees (0,0)... through the corner at (1,1)?
+        let corner = map("....\n....\n.#..");
+        let s = sight_line(&corner, Pos::new(2, 2), Pos::new(0, 0));
+        assert!(s.visible && s.cover, "{s:?}");
+    }
+
+    // RULES: PERC-E2, FACE-4, PERC-5 — field of view agrees with single lines; the rear is blind
+    // except adjacent squares.
+    #[test]
+    fn perc_e2_field_of_view_matches_lines_and_blind_side() {
+        let m = random_map(7, 40, 40, 0.2);
+        let o = Pos::new(20, 20);
+        let fov = field_of_view(&m, o, 12, None);
+        let set: std::collections::HashSet<Pos> = fov.iter().copied().collect();
+        for y in 0..40 {
+            for x in 0..40 {
+                let p = Pos::new(x, y);
+                let want = crate::rules::grid::distance(o, p) <= 12 && clear_line(&m, o, p);
+                assert_eq!(set.contains(&p), want, "{p}");
+            }
+        }
+        let open = GridMap::open(21, 21);
+        let blind = BlindSide { facing: Facing::N, arcs: FacingArcs::Quarters };
+        let seen: std::collections::HashSet<Pos> =
+            field_of_view(&open, Pos::new(10, 10), 5, Some(blind)).into_iter().collect();
+        assert!(seen.contains(&Pos::new(10, 9)), "adjacent rear is perceived");
+        assert!(!seen.contains(&Pos::new(10, 7)), "rear is blind");
+        assert!(seen.contains(&Pos::new(7, 7)), "rear diagonal boundary counts as side for a perceiver");
+        assert!(seen.contains(&Pos::new(14, 10)));
+    }
+
+    #[test]
+    fn fov_beyond_table_radius_falls_back_to_tracing() {
+        let m = random_map(3, 120, 120, 0.02);
+        let o = Pos::new(60, 60);
+        let fov: std::collections::HashSet<Pos> = field_of_view(&m, o, 70, None).into_iter().collect();
+        let p = Pos::new(60 + 55, 60);
+        assert_eq!(fov.contains(&p), clear_line(&m, o, p));
+    }
+
+    // RULES: PERC-7, PERC-8 — search costs 3 AP; difficulty = size row × disguise.
+    #[test]
+    fn perc_8_search_difficulty_table() {
+        assert_eq!(SEARCH_AP, 3);
+        assert_eq!(search_difficulty(Size::Medium.search_difficulty(), Disguise::Careful), 6);
+        assert_eq!(search_difficulty(Size::Tiny.search_difficulty(), Disguise::Simple), 6);
+        assert_eq!(search_difficulty(Size::Large.search_difficulty(), Disguise::None), 1);
+    }
+
+    // RULES: AREA-E6 — line of effect ignores fog and darkness, is stopped by walls.
+    #[test]
+    fn area_e6_line_of_effect() {
+        let m = map("..%..\n..#..");
+        assert!(line_of_effect(&m, Pos::new(0, 1), Pos::new(4, 1)));
+        assert!(!line_of_effect(&m, Pos::new(0, 0), Pos::new(4, 0)));
+    }
+}

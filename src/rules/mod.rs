@@ -1,0 +1,21 @@
+//! The Meshal Lite rules as pure, deterministic functions over plain data.
+//!
+//! Nothing here touches the ECS: the battle engine, the AI (millions of calls per decision) and the
+//! `rules` calculator CLI all call straight into these functions. Rule IDs refer to
+//! `../shared/RULES.md`; "Engine decision" comments mark where the seeds leave a choice open and the
+//! digest's proposal was followed.
+
+pub mod area;
+pub mod attack;
+pub mod creature;
+pub mod dice;
+pub mod facing;
+pub mod flow;
+pub mod grid;
+pub mod initiative;
+pub mod los;
+pub mod movement;
+pub mod posture;
+pub mod ruleset;
+
+pub use ruleset::Ruleset;

@@ -1,0 +1,765 @@
+//! Movement (MOVE-*, SPACE-9, SPACE-E5, SPACE-E6): per-step cost, reachable squares for one move
+//! and whole-map cost fields.
+//!
+//! Costs are kept in exact integers of a quarter step: an orthogonal step is 4 × R, a diagonal
+//! 6 × R, and smooth ground halves them (2 × R, 3 × R). MOVE-E1's legality test
+//! floor(total) ≤ S becomes total ≤ 4S + 3.
+
+use super::creature::Size;
+use super::grid::{Footprint, GridMap, Pos};
+use super::posture::Posture;
+
+/// What another creature in a square means for this mover (SPACE-E5): computed by the caller,
+/// who knows both creatures.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Occupant {
+    #[default]
+    Free = 0,
+    /// A creature the mover may pass through (sizes ≥ 2 apart, or incorporeal) but not stop on.
+    PassOnly = 1,
+    /// A creature that blocks the mover.
+    Blocked = 2,
+}
+
+/// The moving creature, as far as movement cares.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mover {
+    pub size: Size,
+    /// Movement speed in steps for the mode used (MOVE-1; halve "-" modes before passing it in).
+    pub speed: i32,
+    /// MOVE-8 / MOVE-E2: sprint doubles the budget.
+    pub sprint: bool,
+    pub posture: Posture,
+}
+
+impl Mover {
+    pub fn walker(speed: i32) -> Self {
+        Mover { size: Size::Medium, speed, sprint: false, posture: Posture::Standing }
+    }
+    /// MOVE-E1 budget S in steps.
+    pub fn budget_steps(&self) -> i32 {
+        if self.sprint { self.speed * 2 } else { self.speed }
+    }
+    fn side(&self) -> i32 {
+        self.size.footprint()
+    }
+}
+
+/// Quarter steps of the largest legal total for a budget of `steps` (floor(total) ≤ S).
+pub fn budget_quarters(steps: i32) -> u32 {
+    (4 * steps.max(0) + 3) as u32
+}
+
+/// Why a move cannot be made; every variant names the rule it breaks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveError {
+    /// MOVE-6: speed below 1 (or Sit/Ride, which cannot move on its own, POST-3).
+    CannotMove,
+    /// MOVE-16 / SPACE-9: the square holds an obstacle or a blocking creature.
+    Blocked(Pos),
+    /// SPACE-E6: a diagonal step squeezes past an obstacle corner.
+    CornerCut(Pos, Pos),
+    /// Steps must go to one of the 8 neighbours.
+    NotAdjacent(Pos, Pos),
+    /// SPACE-E5: a move may not end on another creature.
+    EndsOnCreature(Pos),
+    /// MOVE-E1: floor(total cost) exceeds the budget.
+    TooFar { cost_quarters: u32, budget_steps: i32 },
+}
+
+impl MoveError {
+    pub fn rule(&self) -> &'static str {
+        match self {
+            MoveError::CannotMove => "MOVE-6",
+            MoveError::Blocked(_) => "SPACE-9",
+            MoveError::CornerCut(..) => "SPACE-E6",
+            MoveError::NotAdjacent(..) => "MOVE-1",
+            MoveError::EndsOnCreature(_) => "SPACE-E5",
+            MoveError::TooFar { .. } => "MOVE-E1",
+        }
+    }
+}
+
+impl std::fmt::Display for MoveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            MoveError::CannotMove => write!(f, "the creature cannot move (speed below 1 or seated)"),
+            MoveError::Blocked(p) => write!(f, "square {p} is blocked"),
+            MoveError::CornerCut(a, b) => write!(f, "the diagonal step {a} → {b} cuts an obstacle corner"),
+            MoveError::NotAdjacent(a, b) => write!(f, "{a} → {b} is not a single step"),
+            MoveError::EndsOnCreature(p) => write!(f, "the move would end on another creature at {p}"),
+            MoveError::TooFar { cost_quarters, budget_steps } => write!(
+                f,
+                "the path costs {} steps, more than the budget of {budget_steps}",
+                *cost_quarters as f64 / 4.0
+            ),
+        }
+    }
+}
+
+/// Per-terrain cost of entering one square for a given mover (computed once per search).
+#[derive(Clone, Copy, Debug)]
+struct EnterCost {
+    /// Quarter steps for an orthogonal and a diagonal entry; None = impassable.
+    orth: Option<u32>,
+    diag: Option<u32>,
+    /// An obstacle for the corner rule (SPACE-E6), even when it can be crossed.
+    obstacle: bool,
+}
+
+fn enter_costs(map: &GridMap, mover: &Mover) -> Vec<EnterCost> {
+    let posture = mover.posture.movement_resistance().unwrap_or(0);
+    let height = mover.size.body_height();
+    map.terrains()
+        .iter()
+        .map(|t| {
+            // MOVE-9 / MOVE-E3 (Engine decision): crossing costs +ceil(height), minimum +1, and is
+            // impossible above body height.
+            let crossing = match (t.blocks_movement, t.cross_height) {
+                (false, _) => Some(0),
+                (true, Some(h)) if h <= height => Some(h.max(1)),
+                (true, _) => None,
+            };
+            let Some(crossing) = crossing else {
+                return EnterCost { orth: None, diag: None, obstacle: true };
+            };
+            // MOVE-E1: R = 1 + terrain + difficult + posture + crossing; smooth cancels one
+            // difficult, otherwise halves the cost.
+            let mut r = 1 + t.resistance.max(0) + i32::from(t.difficult) + posture + crossing;
+            let halve = t.smooth && !t.difficult;
+            if t.smooth && t.difficult {
+                r -= 1;
+            }
+            let r = r as u32;
+            let (orth, diag) = if halve { (2 * r, 3 * r) } else { (4 * r, 6 * r) };
+            EnterCost { orth: Some(orth), diag: Some(diag), obstacle: t.blocks_movement }
+        })
+        .collect()
+}
+
+const UNREACHED: u32 = u32::MAX;
+const IMPASSABLE: u16 = u16::MAX;
+/// Some square of the footprint is an obstacle (or off the map): SPACE-E6 corner rule.
+const OBSTACLE: u8 = 1;
+/// Some square of the footprint holds a creature that blocks the mover.
+const CREATURE: u8 = 2;
+/// Every square of the footprint is free: a move may end here (SPACE-E5).
+const STOP: u8 = 4;
+
+/// What it costs to bring the mover's footprint onto one origin square, aggregated over the
+/// footprint once per search so the search loop does no bounds checks or footprint loops.
+#[derive(Clone, Copy, Debug)]
+struct Square {
+    orth: u16,
+    diag: u16,
+    flags: u8,
+}
+
+const BORDER: Square = Square { orth: IMPASSABLE, diag: IMPASSABLE, flags: OBSTACLE };
+
+/// The result of one search: cheapest cost (quarter steps) and predecessor for every square of a
+/// window around the mover. Positions are the mover's footprint origin (south-west square).
+/// The window carries a one-square impassable border.
+#[derive(Clone, Debug)]
+pub struct MoveField {
+    origin: Pos,
+    x0: i32,
+    y0: i32,
+    w: i32,
+    h: i32,
+    cost: Vec<u32>,
+    squares: Vec<Square>,
+    budget: Option<u32>,
+}
+
+impl MoveField {
+    fn local(&self, p: Pos) -> Option<usize> {
+        let (lx, ly) = (p.x - self.x0, p.y - self.y0);
+        (lx >= 0 && ly >= 0 && lx < self.w && ly < self.h).then(|| (ly * self.w + lx) as usize)
+    }
+    fn global(&self, i: usize) -> Pos {
+        Pos::new(self.x0 + i as i32 % self.w, self.y0 + i as i32 / self.w)
+    }
+    pub fn origin(&self) -> Pos {
+        self.origin
+    }
+    /// Cheapest cost in quarter steps to bring the footprint origin to `p`.
+    pub fn cost_quarters(&self, p: Pos) -> Option<u32> {
+        self.local(p).map(|i| self.cost[i]).filter(|&c| c != UNREACHED)
+    }
+    /// Cheapest cost in (possibly fractional) steps.
+    pub fn cost_steps(&self, p: Pos) -> Option<f64> {
+        self.cost_quarters(p).map(|c| c as f64 / 4.0)
+    }
+    /// May a move end at `p` (within budget, not on another creature)?
+    pub fn can_end_at(&self, p: Pos) -> bool {
+        self.local(p).is_some_and(|i| {
+            self.cost[i] != UNREACHED && self.stop_ok(i) && self.budget.is_none_or(|b| self.cost[i] <= b)
+        })
+    }
+    /// Every square where the move may end, the starting square included.
+    pub fn destinations(&self) -> impl Iterator<Item = Pos> + '_ {
+        (0..self.cost.len())
+            .filter(|&i| self.cost[i] != UNREACHED && self.stop_ok(i) && self.budget.is_none_or(|b| self.cost[i] <= b))
+            .map(|i| self.global(i))
+    }
+    fn stop_ok(&self, i: usize) -> bool {
+        self.squares[i].flags & STOP != 0 || self.cost[i] == 0
+    }
+    /// The cheapest path from the origin to `p`, both ends included. Rebuilt from the costs:
+    /// a predecessor is a neighbour whose cost plus the step equals this square's cost.
+    pub fn path_to(&self, p: Pos) -> Option<Vec<Pos>> {
+        let mut i = self.local(p)?;
+        if self.cost[i] == UNREACHED {
+            return None;
+        }
+        let w = self.w as isize;
+        let mut path = vec![p];
+        while self.cost[i] != 0 {
+            let prev = STEPS.iter().find_map(|&(delta, diag, fx, fy)| {
+                // Step from j to i went by +delta, so j = i − delta; flanks are relative to j.
+                let j = (i as isize - delta(w)) as usize;
+                let cj = *self.cost.get(j)?;
+                let step = if diag { self.squares[i].diag } else { self.squares[i].orth };
+                if cj == UNREACHED || step == IMPASSABLE || cj + step as u32 != self.cost[i] {
+                    return None;
+                }
+                if diag && !corner_clear(&self.squares, j, fx, fy(w)) {
+                    return None;
+                }
+                Some(j)
+            })?;
+            i = prev;
+            path.push(self.global(i));
+        }
+        path.reverse();
+        Some(path)
+    }
+}
+
+type StepDelta = fn(isize) -> isize;
+
+/// The 8 steps as (index delta for a row width, diagonal?, x flank, y flank for a row width).
+const STEPS: [(StepDelta, bool, isize, StepDelta); 8] = [
+    (|w| w, false, 0, |_| 0),
+    (|_| 1, false, 0, |_| 0),
+    (|w| -w, false, 0, |_| 0),
+    (|_| -1, false, 0, |_| 0),
+    (|w| w + 1, true, 1, |w| w),
+    (|w| -w + 1, true, 1, |w| -w),
+    (|w| -w - 1, true, -1, |w| -w),
+    (|w| w - 1, true, -1, |w| w),
+];
+
+/// SPACE-E6: no squeezing past an obstacle corner, or between two blocking creatures.
+#[inline]
+fn corner_clear(squares: &[Square], from: usize, fx: isize, fy: isize) -> bool {
+    let a = squares[(from as isize + fx) as usize].flags;
+    let b = squares[(from as isize + fy) as usize].flags;
+    (a | b) & OBSTACLE == 0 && a & b & CREATURE == 0
+}
+
+struct Searcher<'a> {
+    map: &'a GridMap,
+    occupancy: Option<&'a [Occupant]>,
+    costs: Vec<EnterCost>,
+    side: i32,
+}
+
+impl Searcher<'_> {
+    #[inline]
+    fn occupant(&self, p: Pos) -> Occupant {
+        self.occupancy.map_or(Occupant::Free, |o| o[self.map.index(p)])
+    }
+
+    /// Cost of bringing the footprint onto `to`, ignoring corners. Multi-square movers pay the
+    /// dearest square of the footprint they move into (Engine decision: the seeds only treat
+    /// single squares).
+    #[inline]
+    fn enter(&self, to: Pos, diag: bool) -> Option<u32> {
+        let mut worst = 0;
+        for cy in 0..self.side {
+            for cx in 0..self.side {
+                let c = to.offset(cx, cy);
+                if !self.map.in_bounds(c) || self.occupant(c) == Occupant::Blocked {
+                    return None;
+                }
+                let e = self.costs[self.map.terrain_index(c) as usize];
+                worst = worst.max(if diag { e.diag? } else { e.orth? });
+            }
+        }
+        Some(worst)
+    }
+
+    /// SPACE-E6: a diagonal is forbidden past an obstacle on either flank, or between two
+    /// blocking creatures.
+    fn diagonal_clear(&self, from: Pos, dx: i32, dy: i32) -> bool {
+        let flank = |fx: i32, fy: i32| {
+            let f = Footprint::new(from.offset(fx, fy), self.side);
+            let mut obstacle = false;
+            let mut creature = false;
+            for c in f.cells() {
+                if !self.map.in_bounds(c) || self.costs[self.map.terrain_index(c) as usize].obstacle {
+                    obstacle = true;
+                } else if self.occupant(c) == Occupant::Blocked {
+                    creature = true;
+                }
+            }
+            (obstacle, creature)
+        };
+        let (o1, c1) = flank(dx, 0);
+        let (o2, c2) = flank(0, dy);
+        !(o1 || o2 || (c1 && c2))
+    }
+
+    fn can_stop(&self, p: Pos) -> bool {
+        Footprint::new(p, self.side).cells().all(|c| self.map.in_bounds(c) && self.occupant(c) == Occupant::Free)
+    }
+}
+
+thread_local! {
+    static BUCKETS: std::cell::RefCell<Vec<Vec<u32>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Dijkstra with a circular bucket queue (Dial's algorithm): edge costs are small integers.
+fn search(map: &GridMap, occupancy: Option<&[Occupant]>, mover: &Mover, origin: Pos, budget: Option<u32>) -> MoveField {
+    let costs = enter_costs(map, mover);
+    let side = mover.side();
+    // Origins that keep the whole footprint on the map.
+    let (max_x, max_y) = (map.width() - side, map.height() - side);
+    let (ox0, oy0, ox1, oy1) = match budget {
+        Some(b) => {
+            let min_step = costs.iter().filter_map(|c| c.orth).min().unwrap_or(4).max(1);
+            let reach = (b / min_step) as i32;
+            (
+                (origin.x - reach).max(0),
+                (origin.y - reach).max(0),
+                (origin.x + reach).min(max_x),
+                (origin.y + reach).min(max_y),
+            )
+        }
+        None => (0, 0, max_x, max_y),
+    };
+    let (w, h) = ((ox1 - ox0 + 3).max(3), (oy1 - oy0 + 3).max(3));
+    let (x0, y0) = (ox0 - 1, oy0 - 1);
+    let n = (w * h) as usize;
+    let mut squares = vec![BORDER; n];
+    let to_u16 = |v: Option<u32>| v.map_or(IMPASSABLE, |v| v.min(IMPASSABLE as u32 - 1) as u16);
+    // Per-terrain square for a 1×1 footprint; creatures are applied on top.
+    let plain: Vec<Square> = costs
+        .iter()
+        .map(|e| {
+            let orth = to_u16(e.orth);
+            let stop = if orth == IMPASSABLE { 0 } else { STOP };
+            Square { orth, diag: to_u16(e.diag), flags: stop | if e.obstacle { OBSTACLE } else { 0 } }
+        })
+        .collect();
+    let with_occupant = |mut sq: Square, occ: Occupant| {
+        match occ {
+            Occupant::Free => {}
+            Occupant::PassOnly => sq.flags &= !STOP,
+            Occupant::Blocked => {
+                sq = Square { orth: IMPASSABLE, diag: IMPASSABLE, flags: (sq.flags | CREATURE) & !STOP };
+            }
+        }
+        sq
+    };
+    if side == 1 {
+        for ly in 1..h - 1 {
+            let y = y0 + ly;
+            let row = map.terrain_row(y);
+            let base = (ly * w) as usize;
+            let (xa, xb) = ((x0 + 1) as usize, (x0 + w - 1) as usize);
+            for (k, &t) in row[xa..xb].iter().enumerate() {
+                let mut sq = plain[t as usize];
+                if let Some(occ) = occupancy {
+                    sq = with_occupant(sq, occ[y as usize * map.width() as usize + xa + k]);
+                }
+                squares[base + 1 + k] = sq;
+            }
+        }
+    } else {
+        for ly in 1..h - 1 {
+            for lx in 1..w - 1 {
+                let o = Pos::new(x0 + lx, y0 + ly);
+                let mut sq = Square { orth: 0, diag: 0, flags: STOP };
+                for c in Footprint::new(o, side).cells() {
+                    if !map.in_bounds(c) {
+                        sq = BORDER;
+                        break;
+                    }
+                    let one = with_occupant(
+                        plain[map.terrain_index(c) as usize],
+                        occupancy.map_or(Occupant::Free, |v| v[map.index(c)]),
+                    );
+                    sq.orth = sq.orth.max(one.orth);
+                    sq.diag = sq.diag.max(one.diag);
+                    sq.flags = (sq.flags | (one.flags & (OBSTACLE | CREATURE))) & (one.flags | !STOP);
+                }
+                if sq.orth == IMPASSABLE {
+                    sq.flags &= !STOP;
+                }
+                squares[(ly * w + lx) as usize] = sq;
+            }
+        }
+    }
+    let mut field = MoveField { origin, x0, y0, w, h, cost: vec![UNREACHED; n], squares, budget };
+    let Some(start) = field.local(origin) else { return field };
+    if origin.x > max_x || origin.y > max_y || origin.x < 0 || origin.y < 0 {
+        return field;
+    }
+    let wi = w as isize;
+    let deltas = STEPS.map(|(d, diag, fx, fy)| (d(wi), diag, fx, fy(wi)));
+    let squares = &field.squares[..];
+    let cost = &mut field.cost[..];
+    let limit = budget.unwrap_or(u32::MAX - 1);
+    let max_edge = squares.iter().map(|s| s.diag).filter(|&d| d != IMPASSABLE).max().unwrap_or(6) as usize;
+    // A power of two, so the bucket of a cost is a mask, not a division.
+    let ring = (max_edge + 1).next_power_of_two();
+    let mask = ring - 1;
+    BUCKETS.with_borrow_mut(|buckets| {
+        if buckets.len() < ring {
+            buckets.resize_with(ring, Vec::new);
+        }
+        for b in buckets.iter_mut() {
+            b.clear();
+        }
+        cost[start] = 0;
+        buckets[0].push(start as u32);
+        let mut pending = 1usize;
+        let mut current: u32 = 0;
+        while pending > 0 {
+            let slot = current as usize & mask;
+            let mut list = std::mem::take(&mut buckets[slot]);
+            while let Some(i) = list.pop() {
+                pending -= 1;
+                let i = i as usize;
+                if cost[i] != current {
+                    continue; // stale entry
+                }
+                for &(delta, diag, fx, fy) in &deltas {
+                    let j = (i as isize + delta) as usize;
+                    let sq = squares[j];
+                    let step = if diag { sq.diag } else { sq.orth };
+                    if step == IMPASSABLE {
+                        continue;
+                    }
+                    let c = current + step as u32;
+                    if c > limit || c >= cost[j] || (diag && !corner_clear(squares, i, fx, fy)) {
+                        continue;
+                    }
+                    cost[j] = c;
+                    // Steps cost ≥ 2 and < ring: no push lands in the slot being drained.
+                    buckets[c as usize & mask].push(j as u32);
+                    pending += 1;
+                }
+            }
+            buckets[slot] = list;
+            current += 1;
+        }
+    });
+    field
+}
+
+/// MOVE-1 / MOVE-E1: every square one move can reach within the mover's budget.
+pub fn reachable(
+    map: &GridMap,
+    occupancy: Option<&[Occupant]>,
+    mover: &Mover,
+    origin: Pos,
+) -> Result<MoveField, MoveError> {
+    if mover.speed < 1 || mover.posture.movement_resistance().is_none() {
+        return Err(MoveError::CannotMove);
+    }
+    Ok(search(map, occupancy, mover, origin, Some(budget_quarters(mover.budget_steps()))))
+}
+
+/// Cheapest cost from `origin` to every square of the map, with no budget (for AI planning).
+pub fn cost_field(map: &GridMap, occupancy: Option<&[Occupant]>, mover: &Mover, origin: Pos) -> MoveField {
+    search(map, occupancy, mover, origin, None)
+}
+
+/// Check an explicit path (a move command): each step legal, the end free, the total within
+/// budget. Returns the cost in quarter steps.
+pub fn validate_path(
+    map: &GridMap,
+    occupancy: Option<&[Occupant]>,
+    mover: &Mover,
+    path: &[Pos],
+) -> Result<u32, MoveError> {
+    if mover.speed < 1 || mover.posture.movement_resistance().is_none() {
+        return Err(MoveError::CannotMove);
+    }
+    let searcher = Searcher { map, occupancy, costs: enter_costs(map, mover), side: mover.side() };
+    let mut total = 0u32;
+    for pair in path.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        let (dx, dy) = (b.x - a.x, b.y - a.y);
+        if dx.abs() > 1 || dy.abs() > 1 || (dx == 0 && dy == 0) {
+            return Err(MoveError::NotAdjacent(a, b));
+        }
+        let diag = dx != 0 && dy != 0;
+        let Some(cost) = searcher.enter(b, diag) else { return Err(MoveError::Blocked(b)) };
+        if diag && !searcher.diagonal_clear(a, dx, dy) {
+            return Err(MoveError::CornerCut(a, b));
+        }
+        total += cost;
+    }
+    if let Some(&end) = path.last()
+        && path.len() > 1
+        && !searcher.can_stop(end)
+    {
+        return Err(MoveError::EndsOnCreature(end));
+    }
+    if total > budget_quarters(mover.budget_steps()) {
+        return Err(MoveError::TooFar { cost_quarters: total, budget_steps: mover.budget_steps() });
+    }
+    Ok(total)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::grid::Terrain;
+
+    fn map(rows: &str) -> GridMap {
+        GridMap::from_ascii(rows).unwrap()
+    }
+
+    // RULES: MOVE-1, MOVE-E1, SPACE-6 — on open ground one move of speed S reaches exactly the
+    // squares within SPACE-6 distance S.
+    #[test]
+    fn move_e1_open_ground_matches_distance() {
+        let m = GridMap::open(21, 21);
+        let o = Pos::new(10, 10);
+        for speed in 1..=6 {
+            let f = reachable(&m, None, &Mover::walker(speed), o).unwrap();
+            let got: Vec<Pos> = f.destinations().collect();
+            let want = (0..21)
+                .flat_map(|y| (0..21).map(move |x| Pos::new(x, y)))
+                .filter(|p| crate::rules::grid::distance(o, *p) <= speed)
+                .count();
+            assert_eq!(got.len(), want, "speed {speed}");
+        }
+        // Two diagonals cost 3; a lone diagonal costs 1.
+        let f = reachable(&m, None, &Mover::walker(3), o).unwrap();
+        assert_eq!(f.cost_steps(Pos::new(12, 12)), Some(3.0));
+        assert_eq!(f.cost_steps(Pos::new(11, 11)), Some(1.5));
+    }
+
+    // RULES: MOVE-5, MOVE-E1 — difficult ground doubles the cost; smooth halves it; one of each
+    // cancels.
+    #[test]
+    fn move_5_difficult_and_smooth() {
+        let rough = map("~~~~~~~");
+        let f = reachable(&rough, None, &Mover::walker(4), Pos::new(0, 0)).unwrap();
+        assert!(f.can_end_at(Pos::new(2, 0)));
+        assert!(!f.can_end_at(Pos::new(3, 0)));
+        let terrains = vec![
+            Terrain { name: "slope".into(), smooth: true, ..Terrain::default() },
+            Terrain { name: "rough slope".into(), smooth: true, difficult: true, ..Terrain::default() },
+        ];
+        let smooth = GridMap::new(9, 1, terrains.clone(), vec![0; 9]).unwrap();
+        let f = reachable(&smooth, None, &Mover::walker(3), Pos::new(0, 0)).unwrap();
+        assert!(f.can_end_at(Pos::new(7, 0)), "3 steps of budget, half cost: 7 squares (3.5 floors to 3)");
+        assert!(!f.can_end_at(Pos::new(8, 0)));
+        let cancel = GridMap::new(9, 1, terrains, vec![1; 9]).unwrap();
+        let f = reachable(&cancel, None, &Mover::walker(3), Pos::new(0, 0)).unwrap();
+        assert!(f.can_end_at(Pos::new(3, 0)) && !f.can_end_at(Pos::new(4, 0)));
+    }
+
+    // RULES: MOVE-7 — the source's example: speed 2 at resistance 2 moves 1 step.
+    #[test]
+    fn move_7_resistance_example() {
+        let mud = GridMap::new(5, 1, vec![Terrain { resistance: 1, ..Terrain::default() }], vec![0; 5]).unwrap();
+        let f = reachable(&mud, None, &Mover::walker(2), Pos::new(0, 0)).unwrap();
+        assert!(f.can_end_at(Pos::new(1, 0)) && !f.can_end_at(Pos::new(2, 0)));
+    }
+
+    // RULES: POST-3, MOVE-E1 — crouching adds +1 resistance, prone +2; Sit cannot move.
+    #[test]
+    fn post_3_posture_resistance() {
+        let m = GridMap::open(10, 1);
+        let mut mv = Mover::walker(6);
+        mv.posture = Posture::Crouch;
+        let f = reachable(&m, None, &mv, Pos::new(0, 0)).unwrap();
+        assert!(f.can_end_at(Pos::new(3, 0)) && !f.can_end_at(Pos::new(4, 0)));
+        mv.posture = Posture::Prone;
+        let f = reachable(&m, None, &mv, Pos::new(0, 0)).unwrap();
+        assert!(f.can_end_at(Pos::new(2, 0)) && !f.can_end_at(Pos::new(3, 0)));
+        mv.posture = Posture::Sit;
+        assert_eq!(reachable(&m, None, &mv, Pos::new(0, 0)).unwrap_err(), MoveError::CannotMove);
+    }
+
+    // RULES: MOVE-6 — speed below 1 cannot move.
+    #[test]
+    fn move_6_speed_below_one() {
+        let m = GridMap::open(3, 3);
+        assert_eq!(reachable(&m, None, &Mover::walker(0), Pos::new(1, 1)).unwrap_err(), MoveError::CannotMove);
+    }
+
+    // RULES: MOVE-8, MOVE-E2 — sprint doubles the budget.
+    #[test]
+    fn move_8_sprint_doubles_speed() {
+        let m = GridMap::open(20, 1);
+        let mut mv = Mover::walker(3);
+        mv.sprint = true;
+        let f = reachable(&m, None, &mv, Pos::new(0, 0)).unwrap();
+        assert!(f.can_end_at(Pos::new(6, 0)) && !f.can_end_at(Pos::new(7, 0)));
+    }
+
+    // RULES: MOVE-9, MOVE-E3 — a knee-high wall costs +1 resistance to cross; a tall one cannot be
+    // crossed.
+    #[test]
+    fn move_9_cross_over_low_wall() {
+        let m = map(".=..");
+        let f = reachable(&m, None, &Mover::walker(3), Pos::new(0, 0)).unwrap();
+        // Entering the low wall costs 2, stepping off it 1: total 3.
+        assert!(!f.can_end_at(Pos::new(3, 0)));
+        assert!(f.can_end_at(Pos::new(2, 0)));
+        assert_eq!(f.cost_steps(Pos::new(2, 0)), Some(3.0));
+        let wall = map(".#..");
+        let f = reachable(&wall, None, &Mover::walker(6), Pos::new(0, 0)).unwrap();
+        assert!(!f.can_end_at(Pos::new(2, 0)));
+    }
+
+    // RULES: SPACE-E6 — no diagonal past an obstacle corner; a path around costs more.
+    #[test]
+    fn space_e6_corner_cutting_forbidden() {
+        let m = map("..\n.#\n..");
+        // y=1 row is ".#": the wall is at (1,1).
+        let f = reachable(&m, None, &Mover::walker(3), Pos::new(0, 1)).unwrap();
+        // (1,2) is diagonal from (0,1), flanked by the wall at (1,1): must go via (0,2).
+        assert_eq!(f.cost_steps(Pos::new(1, 2)), Some(2.0));
+        let mv = Mover::walker(3);
+        let err = validate_path(&m, None, &mv, &[Pos::new(0, 1), Pos::new(1, 2)]).unwrap_err();
+        assert_eq!(err.rule(), "SPACE-E6");
+    }
+
+    // RULES: SPACE-9, SPACE-E5, MOVE-16 — blocking creatures are walked around; passable ones
+    // can be crossed but not stopped on.
+    #[test]
+    fn space_e5_passing_and_stopping() {
+        let m = GridMap::open(5, 1);
+        let mut occ = vec![Occupant::Free; 5];
+        occ[1] = Occupant::Blocked;
+        let f = reachable(&m, Some(&occ), &Mover::walker(4), Pos::new(0, 0)).unwrap();
+        assert!(!f.can_end_at(Pos::new(2, 0)));
+        occ[1] = Occupant::PassOnly;
+        let f = reachable(&m, Some(&occ), &Mover::walker(4), Pos::new(0, 0)).unwrap();
+        assert!(!f.can_end_at(Pos::new(1, 0)));
+        assert!(f.can_end_at(Pos::new(2, 0)));
+        let mv = Mover::walker(4);
+        let err = validate_path(&m, Some(&occ), &mv, &[Pos::new(0, 0), Pos::new(1, 0)]).unwrap_err();
+        assert_eq!(err.rule(), "SPACE-E5");
+    }
+
+    // RULES: SPACE-E4 — a Large 2×2 mover needs room for its whole footprint.
+    #[test]
+    fn space_e4_large_mover_needs_room() {
+        let m = map("......\n......\n...#..\n......");
+        let mv = Mover { size: Size::Large, speed: 8, sprint: false, posture: Posture::Standing };
+        let f = reachable(&m, None, &mv, Pos::new(0, 0)).unwrap();
+        assert!(f.can_end_at(Pos::new(1, 0)));
+        // Origin (2,1) would cover (3,1), the wall.
+        assert!(!f.can_end_at(Pos::new(2, 1)));
+        // Straight east is blocked for a 2×2 body, so it must go around, over 4 steps.
+        assert!(f.can_end_at(Pos::new(4, 0)));
+        assert!(f.cost_steps(Pos::new(4, 0)).unwrap() > 4.0);
+    }
+
+    #[test]
+    fn paths_are_cheapest_and_valid() {
+        let m = map(".....\n.###.\n.....");
+        let mv = Mover::walker(8);
+        let f = reachable(&m, None, &mv, Pos::new(0, 1)).unwrap();
+        let path = f.path_to(Pos::new(4, 1)).unwrap();
+        assert_eq!(validate_path(&m, None, &mv, &path).unwrap(), f.cost_quarters(Pos::new(4, 1)).unwrap());
+        let too_far = validate_path(&m, None, &Mover::walker(2), &path).unwrap_err();
+        assert_eq!(too_far.rule(), "MOVE-E1");
+    }
+
+    // RULES: MOVE-E1, SPACE-E5, SPACE-E6 — the bucket search agrees with an independent
+    // Dijkstra (the `pathfinding` crate) over the plain step rules, on random maps with
+    // creatures, for Medium and Large movers.
+    #[test]
+    fn move_e1_fast_search_matches_reference_dijkstra() {
+        use rand::{RngExt, SeedableRng};
+        let terrains = vec![
+            Terrain::floor(),
+            Terrain::rough(),
+            Terrain { name: "mud".into(), resistance: 1, ..Terrain::default() },
+            Terrain::low_wall(),
+            Terrain::wall(),
+            Terrain { name: "slope".into(), smooth: true, ..Terrain::default() },
+        ];
+        for seed in 0..40u64 {
+            let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let (w, h) = (18, 14);
+            let cells: Vec<u16> = (0..w * h).map(|_| rng.random_range(0..6u16)).collect();
+            let mut cells = cells;
+            cells[0] = 0;
+            cells[1] = 0;
+            cells[w as usize] = 0;
+            cells[w as usize + 1] = 0;
+            let m = GridMap::new(w, h, terrains.clone(), cells).unwrap();
+            let occ: Vec<Occupant> = (0..w * h)
+                .map(|i| match (i > 2 * w, rng.random_range(0..20)) {
+                    (true, 0) => Occupant::Blocked,
+                    (true, 1) => Occupant::PassOnly,
+                    _ => Occupant::Free,
+                })
+                .collect();
+            let size = if seed % 2 == 0 { Size::Medium } else { Size::Large };
+            let mover = Mover { size, speed: 5, sprint: seed % 3 == 0, posture: Posture::Standing };
+            let searcher =
+                Searcher { map: &m, occupancy: Some(&occ), costs: enter_costs(&m, &mover), side: mover.side() };
+            let start = Pos::new(0, 0);
+            let reference = pathfinding::prelude::dijkstra_all(&start, |&p| {
+                let mut next = Vec::new();
+                for dx in -1..=1 {
+                    for dy in -1..=1 {
+                        if (dx, dy) == (0, 0) {
+                            continue;
+                        }
+                        let diag = dx != 0 && dy != 0;
+                        if let Some(c) = searcher.enter(p.offset(dx, dy), diag)
+                            && (!diag || searcher.diagonal_clear(p, dx, dy))
+                        {
+                            next.push((p.offset(dx, dy), c));
+                        }
+                    }
+                }
+                next
+            });
+            let field = cost_field(&m, Some(&occ), &mover, start);
+            let reach = reachable(&m, Some(&occ), &mover, start).unwrap();
+            let budget = budget_quarters(mover.budget_steps());
+            for y in 0..h {
+                for x in 0..w {
+                    let p = Pos::new(x, y);
+                    let want = if p == start { Some(0) } else { reference.get(&p).map(|&(_, c)| c) };
+                    assert_eq!(field.cost_quarters(p), want, "seed {seed} {p}");
+                    let stop = searcher.can_stop(p);
+                    assert_eq!(
+                        reach.can_end_at(p),
+                        p == start || (stop && want.is_some_and(|c| c <= budget)),
+                        "seed {seed} {p}"
+                    );
+                    if let Some(path) = reach.path_to(p).filter(|_| reach.can_end_at(p) && p != start) {
+                        assert_eq!(validate_path(&m, Some(&occ), &mover, &path), Ok(want.unwrap()), "seed {seed} {p}");
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn cost_field_covers_the_whole_map() {
+        let m = map(".....\n.###.\n.....");
+        let f = cost_field(&m, None, &Mover::walker(1), Pos::new(0, 0));
+        assert_eq!(f.cost_steps(Pos::new(4, 2)), Some(6.0));
+        assert_eq!(f.cost_quarters(Pos::new(2, 1)), None);
+    }
+}
