@@ -59,8 +59,6 @@ pub fn intensity(enemy_strength: i64, player_strength: i64, player_count: i64) -
 
 /// FLOW-5 / FLOW-E2: rounds without being hit before a flee attempt is allowed.
 pub const FLEE_STREAK: u32 = 3;
-/// FLOW-5: a flee attempt costs 3 AP tactical.
-pub const FLEE_AP: i32 = 3;
 
 /// FLOW-E2: the difficulty of a flee attempt: the highest current Activeness dice among conscious
 /// hostile creatures (0 with none).
@@ -103,7 +101,7 @@ mod tests {
     #[test]
     fn flow_5_flee_requirements() {
         assert_eq!(FLEE_STREAK, 3);
-        assert_eq!(FLEE_AP, 3);
+        assert_eq!(crate::rules::costs::FLEE_AP, 3);
         assert_eq!(flee_difficulty([3, 5, 2]), 5);
         assert_eq!(flee_difficulty([]), 0);
     }

@@ -293,9 +293,6 @@ pub fn search_difficulty(size_row: i64, disguise: Disguise) -> i64 {
         }
 }
 
-/// PERC-7: a search costs 3 AP tactical.
-pub const SEARCH_AP: i32 = 3;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,7 +425,7 @@ mod tests {
     // RULES: PERC-7, PERC-8 — search costs 3 AP; difficulty = size row × disguise.
     #[test]
     fn perc_8_search_difficulty_table() {
-        assert_eq!(SEARCH_AP, 3);
+        assert_eq!(crate::rules::costs::SEARCH_AP, 3);
         assert_eq!(search_difficulty(Size::Medium.search_difficulty(), Disguise::Careful), 6);
         assert_eq!(search_difficulty(Size::Tiny.search_difficulty(), Disguise::Simple), 6);
         assert_eq!(search_difficulty(Size::Large.search_difficulty(), Disguise::None), 1);

@@ -7,6 +7,7 @@
 
 pub mod area;
 pub mod attack;
+pub mod costs;
 pub mod creature;
 pub mod dice;
 pub mod facing;
