@@ -1,0 +1,249 @@
+//! The compendium: weapons, armour, abilities and creature templates (`assets/compendium/*.ron`).
+
+use crate::rules::attack::{Defense, WeaponRange};
+use crate::rules::creature::{Attribute, DamageType, Protections, Size};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// How many dice an attack rolls: `base` + (attribute dice × mul ÷ div) + `plus` (DICE-12:
+/// "Activeness dice ÷ 2" rolls half the current dice, fraction dropped).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DiceExpr {
+    pub attribute: Option<Attribute>,
+    pub div: i32,
+    pub plus: i32,
+}
+
+impl Default for DiceExpr {
+    fn default() -> Self {
+        DiceExpr { attribute: None, div: 1, plus: 0 }
+    }
+}
+
+/// An area template carried by a weapon or ability (AREA-*).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AreaSpec {
+    /// Centred on a chosen square within the weapon's range.
+    Circle {
+        radius: i32,
+    },
+    Ring {
+        radius: i32,
+        width: i32,
+    },
+    /// From the attacker, aimed along a facing.
+    Cone {
+        length: i32,
+        angle: f64,
+    },
+    Ray {
+        length: i32,
+        width: i32,
+    },
+}
+
+/// A weapon or attack ability (ATK-1: the attribute damaged, dice, type and defenses).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Weapon {
+    pub name: String,
+    pub dice: DiceExpr,
+    #[serde(default = "one")]
+    pub segments: u32,
+    /// None = a true attack (ATK-9).
+    pub damage: Option<DamageType>,
+    /// Attributes the damage may go to (CRE-5).
+    pub targets: Vec<Attribute>,
+    pub range: WeaponRange,
+    /// ATK-11: allowed defenses; empty = cannot be defended.
+    pub defenses: Vec<Defense>,
+    #[serde(default)]
+    pub penetration: i32,
+    /// AP of the attack; above the creature's max it becomes a long-term action (TIME-11).
+    #[serde(default = "one_i")]
+    pub ap: i32,
+    /// Shots or throws carried (ATK-6, ATK-2 thrown); None = unlimited.
+    #[serde(default)]
+    pub ammo: Option<u32>,
+    #[serde(default)]
+    pub area: Option<AreaSpec>,
+    /// CRE-13: natural weapons are always available.
+    #[serde(default)]
+    pub natural: bool,
+    /// A shield: adds dice to Block while carried.
+    #[serde(default)]
+    pub block_bonus: i32,
+}
+
+fn one() -> u32 {
+    1
+}
+fn one_i() -> i32 {
+    1
+}
+
+/// What an ability does in the engine.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum AbilityEffect {
+    /// TIME-16: an additive on a melee attack: +AP for +dice.
+    Additive { ap: i32, dice: i32, melee_only: bool },
+    /// TIME-14: a "before the attack" reaction: step one square; if the attacker can no
+    /// longer reach, the attack is cancelled and refunded.
+    QuickStep { ap: i32 },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ability {
+    pub name: String,
+    pub level: i32,
+    pub effect: AbilityEffect,
+}
+
+/// A creature's senses (PERC-1): ranges in steps; 0 = lacks it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Senses {
+    pub vision: i32,
+    /// Sees in dark squares (PERC-D6 mapping).
+    pub darkvision: bool,
+    pub hearing: i32,
+    /// A non-visual sense that ignores light and facing, e.g. tremorsense (PERC-D9 mapping).
+    pub tremor: i32,
+}
+
+impl Default for Senses {
+    fn default() -> Self {
+        Senses { vision: 40, darkvision: false, hearing: crate::rules::costs::DEFAULT_HEARING_RANGE, tremor: 0 }
+    }
+}
+
+/// A creature template.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreatureTemplate {
+    pub name: String,
+    #[serde(default)]
+    pub size: Size,
+    /// Trained scores; None = invalid attribute ("-", CRE-8).
+    pub might: Option<i32>,
+    pub activeness: Option<i32>,
+    pub spirit: Option<i32>,
+    #[serde(default = "default_speed")]
+    pub speed: i32,
+    #[serde(default = "default_ap")]
+    pub max_ap: i32,
+    #[serde(default)]
+    pub weapons: Vec<String>,
+    #[serde(default)]
+    pub armour: Vec<String>,
+    #[serde(default)]
+    pub natural_protection: Protections,
+    #[serde(default)]
+    pub abilities: Vec<String>,
+    #[serde(default)]
+    pub senses: Senses,
+    /// Strength (CRE-11) for monsters whose potential is not itemised; None = computed.
+    #[serde(default)]
+    pub strength: Option<i32>,
+}
+
+fn default_speed() -> i32 {
+    crate::rules::costs::DEFAULT_GROUND_SPEED
+}
+fn default_ap() -> i32 {
+    crate::rules::costs::DEFAULT_MAX_AP
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Armour {
+    pub name: String,
+    pub protection: Protections,
+}
+
+/// AI profile knobs (issue 4); the battle only carries the name through.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct AiProfile {
+    pub aggression: f64,
+    pub caution: f64,
+    pub focus_fire: f64,
+    pub self_preservation: f64,
+    /// 0 = baseline behaviour (walk, hit, always defend).
+    pub difficulty: u32,
+}
+
+impl Default for AiProfile {
+    fn default() -> Self {
+        AiProfile { aggression: 0.5, caution: 0.5, focus_fire: 0.5, self_preservation: 0.5, difficulty: 1 }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Compendium {
+    pub weapons: BTreeMap<String, Weapon>,
+    pub armour: BTreeMap<String, Armour>,
+    pub abilities: BTreeMap<String, Ability>,
+    pub creatures: BTreeMap<String, CreatureTemplate>,
+    pub ai_profiles: BTreeMap<String, AiProfile>,
+}
+
+impl Compendium {
+    /// Merge another file's entries; a repeated key is an error naming it.
+    pub fn merge(&mut self, other: Compendium) -> Result<(), String> {
+        fn put<T>(into: &mut BTreeMap<String, T>, from: BTreeMap<String, T>, kind: &str) -> Result<(), String> {
+            for (k, v) in from {
+                if into.insert(k.clone(), v).is_some() {
+                    return Err(format!("{kind} '{k}' is defined twice"));
+                }
+            }
+            Ok(())
+        }
+        put(&mut self.weapons, other.weapons, "weapon")?;
+        put(&mut self.armour, other.armour, "armour")?;
+        put(&mut self.abilities, other.abilities, "ability")?;
+        put(&mut self.creatures, other.creatures, "creature")?;
+        put(&mut self.ai_profiles, other.ai_profiles, "AI profile")?;
+        Ok(())
+    }
+
+    /// Every reference between entries resolves.
+    pub fn validate(&self) -> Result<(), String> {
+        for (key, c) in &self.creatures {
+            for w in &c.weapons {
+                if !self.weapons.contains_key(w) {
+                    return Err(format!("creature '{key}' names unknown weapon '{w}'"));
+                }
+            }
+            for a in &c.armour {
+                if !self.armour.contains_key(a) {
+                    return Err(format!("creature '{key}' names unknown armour '{a}'"));
+                }
+            }
+            for a in &c.abilities {
+                if !self.abilities.contains_key(a) {
+                    return Err(format!("creature '{key}' names unknown ability '{a}'"));
+                }
+            }
+            if c.speed < 0 || c.speed > 50 || c.max_ap < 1 || c.max_ap > 20 {
+                return Err(format!("creature '{key}': speed must be 0..=50 and max_ap 1..=20"));
+            }
+            for (n, v) in [("might", c.might), ("activeness", c.activeness), ("spirit", c.spirit)] {
+                if v.is_some_and(|v| !(1..=30).contains(&v)) {
+                    return Err(format!("creature '{key}': {n} must be 1..=30 or None"));
+                }
+            }
+        }
+        for (key, w) in &self.weapons {
+            if w.targets.is_empty() {
+                return Err(format!("weapon '{key}' damages no attribute"));
+            }
+            if w.range.max < 1 || w.range.min < 0 || w.range.min >= w.range.max || w.range.max > 200 {
+                return Err(format!("weapon '{key}': range must satisfy 0 <= min < max <= 200"));
+            }
+            if w.segments == 0 || w.segments > 10 || w.dice.div < 1 || w.ap < 0 || w.ap > 20 {
+                return Err(format!("weapon '{key}': segments 1..=10, dice.div >= 1, ap 0..=20"));
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,488 @@
+//! Levels (`levels/*.level.ron`): the format, loading and validation with precise errors.
+//!
+//! A level names its map as rows of characters (first row = north), a legend from characters to
+//! terrain types, the sides and their relations, the creatures, the victory conditions and the
+//! rule variants. Creatures come from the compendium (`assets/compendium/*.ron`), which is built
+//! into the binary.
+
+pub mod compendium;
+
+use crate::rules::Ruleset;
+use crate::rules::facing::Facing;
+use crate::rules::grid::{Footprint, GridMap, MAX_SIDE, Pos, Terrain};
+use crate::rules::posture::Posture;
+use compendium::Compendium;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Most creatures a level may hold.
+pub const MAX_CREATURES: usize = 512;
+/// Largest level file read (bytes): nothing larger is a level.
+pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Relation {
+    Friendly,
+    Neutral,
+    Hostile,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SideDef {
+    pub name: String,
+    /// Relations to other sides; unlisted sides are hostile (GEN-6).
+    #[serde(default)]
+    pub relations: BTreeMap<String, Relation>,
+    /// Whether a person plays this side in `play`.
+    #[serde(default)]
+    pub human: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Overrides {
+    pub might: Option<i32>,
+    pub activeness: Option<i32>,
+    pub spirit: Option<i32>,
+    pub speed: Option<i32>,
+    pub weapons: Option<Vec<String>>,
+    pub armour: Option<Vec<String>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CreatureDef {
+    pub name: String,
+    pub template: String,
+    pub side: String,
+    /// South-west square of the footprint.
+    pub at: (i32, i32),
+    #[serde(default)]
+    pub facing: Facing,
+    #[serde(default)]
+    pub posture: Posture,
+    #[serde(default)]
+    pub overrides: Overrides,
+    /// AI profile name from the compendium; "default" when unset.
+    #[serde(default)]
+    pub ai: Option<String>,
+    /// TIME-4: joins at the start of this round's end (a latecomer); None = from the start.
+    #[serde(default)]
+    pub arrives: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Victory {
+    /// FLOW-3: a side wins when every hostile creature is unconscious, dead or fled.
+    DefeatAllHostiles,
+    /// The named side wins if it still has a conscious member when this round ends.
+    SurviveRounds { side: String, rounds: u32 },
+    /// The named side wins when any of its creatures stands in the zone (inclusive rectangle).
+    ReachZone { side: String, from: (i32, i32), to: (i32, i32) },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Level {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    pub map: Vec<String>,
+    pub legend: BTreeMap<char, String>,
+    pub terrains: BTreeMap<String, Terrain>,
+    pub sides: Vec<SideDef>,
+    pub creatures: Vec<CreatureDef>,
+    #[serde(default = "default_victory")]
+    pub victory: Vec<Victory>,
+    #[serde(default)]
+    pub ruleset: Ruleset,
+    /// The battle is a draw after this many rounds.
+    #[serde(default = "default_max_rounds")]
+    pub max_rounds: u32,
+}
+
+fn default_victory() -> Vec<Victory> {
+    vec![Victory::DefeatAllHostiles]
+}
+fn default_max_rounds() -> u32 {
+    40
+}
+
+/// A loading error, located in its file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LevelError {
+    pub file: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+impl std::fmt::Display for LevelError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
+    }
+}
+
+impl std::error::Error for LevelError {}
+
+/// A level checked against the compendium, with its map built.
+#[derive(Clone, Debug)]
+pub struct LoadedLevel {
+    pub level: Level,
+    pub map: GridMap,
+    pub file: String,
+}
+
+/// The built-in compendium (`assets/compendium/*.ron`, compiled in so the binary runs anywhere).
+pub fn builtin_compendium() -> &'static Compendium {
+    static C: std::sync::OnceLock<Compendium> = std::sync::OnceLock::new();
+    C.get_or_init(|| {
+        let mut c = Compendium::default();
+        for (name, text) in [
+            ("core.ron", include_str!("../../assets/compendium/core.ron")),
+            ("creatures.ron", include_str!("../../assets/compendium/creatures.ron")),
+        ] {
+            let part: Compendium = ron::from_str(text)
+                .unwrap_or_else(|e| panic!("built-in compendium assets/compendium/{name} is broken: {e}"));
+            c.merge(part).unwrap_or_else(|e| panic!("built-in compendium: {e}"));
+        }
+        c.validate().unwrap_or_else(|e| panic!("built-in compendium: {e}"));
+        c
+    })
+}
+
+/// 1-based line and column of a byte offset.
+fn line_col(source: &str, offset: usize) -> (usize, usize) {
+    let before = &source[..offset.min(source.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rfind('\n').map_or(before.chars().count(), |nl| before[nl + 1..].chars().count()) + 1;
+    (line, column)
+}
+
+/// Locates the `nth` occurrence (0-based) of `needle` at or after `from`.
+fn find_nth(source: &str, needle: &str, from: usize, nth: usize) -> Option<usize> {
+    let mut at = from;
+    for _ in 0..=nth {
+        let i = source.get(at..)?.find(needle)?;
+        at += i + needle.len();
+    }
+    Some(at - needle.len())
+}
+
+struct Locator<'a> {
+    file: &'a str,
+    source: &'a str,
+}
+
+impl Locator<'_> {
+    fn err_at(&self, offset: Option<usize>, message: String) -> LevelError {
+        let (line, column) = offset.map_or((1, 1), |o| line_col(self.source, o));
+        LevelError { file: self.file.to_string(), line, column, message }
+    }
+    /// Where the `index`-th creature entry starts (its `name:` field).
+    fn creature(&self, index: usize) -> Option<usize> {
+        let start = self.source.find("creatures")?;
+        find_nth(self.source, "name:", start, index)
+    }
+    fn creature_field(&self, index: usize, field: &str) -> Option<usize> {
+        let start = self.creature(index)?;
+        let end = self.creature(index + 1).unwrap_or(self.source.len());
+        self.source[start..end].find(field).map(|i| start + i).or(Some(start))
+    }
+}
+
+/// Read and validate a level file.
+pub fn load_level(path: &Path, compendium: &Compendium) -> Result<LoadedLevel, LevelError> {
+    let file = path.display().to_string();
+    let whole = |message: String| LevelError { file: file.clone(), line: 1, column: 1, message };
+    let meta = std::fs::metadata(path).map_err(|e| whole(format!("cannot read: {e}")))?;
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(whole(format!("file is {} bytes; a level may be at most {MAX_FILE_BYTES}", meta.len())));
+    }
+    let bytes = std::fs::read(path).map_err(|e| whole(format!("cannot read: {e}")))?;
+    let source = String::from_utf8(bytes).map_err(|e| whole(format!("not UTF-8 text: {e}")))?;
+    parse_level(&file, &source, compendium)
+}
+
+/// Parse and validate level text; `file` names it in errors.
+pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<LoadedLevel, LevelError> {
+    let loc = Locator { file, source };
+    let level: Level = ron::from_str(source).map_err(|e| LevelError {
+        file: file.to_string(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    })?;
+    let map = build_map(&level, &loc)?;
+    validate_sides_and_victory(&level, &loc)?;
+    validate_creatures(&level, &map, compendium, &loc)?;
+    Ok(LoadedLevel { level, map, file: file.to_string() })
+}
+
+fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
+    let map_at = loc.source.find("map");
+    if level.map.is_empty() {
+        return Err(loc.err_at(map_at, "the map has no rows".into()));
+    }
+    let width = level.map[0].chars().count();
+    let height = level.map.len();
+    if width == 0 || width as i32 > MAX_SIDE || height as i32 > MAX_SIDE {
+        return Err(loc.err_at(map_at, format!("map is {width}×{height}; it must be 1×1 to {MAX_SIDE}×{MAX_SIDE}")));
+    }
+    let mut names: Vec<&String> = level.terrains.keys().collect();
+    names.sort();
+    let index_of: BTreeMap<&String, u16> = names.iter().enumerate().map(|(i, n)| (*n, i as u16)).collect();
+    for (ch, t) in &level.legend {
+        if !level.terrains.contains_key(t) {
+            let at = loc.source.find(&format!("'{ch}'"));
+            return Err(loc.err_at(at, format!("legend maps '{ch}' to unknown terrain \"{t}\"")));
+        }
+    }
+    for (name, t) in &level.terrains {
+        if t.resistance < 0 || t.resistance > 100 || t.cross_height.is_some_and(|h| !(0..=100).contains(&h)) {
+            let at = loc.source.find(&format!("\"{name}\""));
+            return Err(loc.err_at(at, format!("terrain \"{name}\": resistance and cross_height must be 0..=100")));
+        }
+    }
+    let mut cells = vec![0u16; width * height];
+    let mut search_from = map_at.unwrap_or(0);
+    for (row_index, row) in level.map.iter().enumerate() {
+        let row_at = find_nth(loc.source, &format!("\"{row}\""), search_from, 0);
+        if let Some(r) = row_at {
+            search_from = r + row.len() + 2;
+        }
+        if row.chars().count() != width {
+            return Err(loc.err_at(
+                row_at.map(|r| r + 1),
+                format!("map row {} has {} columns; the first row has {width}", row_index + 1, row.chars().count()),
+            ));
+        }
+        let y = height - 1 - row_index;
+        for (x, ch) in row.chars().enumerate() {
+            let Some(terrain) = level.legend.get(&ch) else {
+                let col = row.char_indices().nth(x).map_or(0, |(b, _)| b);
+                return Err(loc.err_at(
+                    row_at.map(|r| r + 1 + col),
+                    format!("unknown terrain character '{ch}' (the legend has no entry for it)"),
+                ));
+            };
+            cells[y * width + x] = index_of[terrain];
+        }
+    }
+    let terrains: Vec<Terrain> =
+        names.iter().map(|n| Terrain { name: (*n).clone(), ..level.terrains[*n].clone() }).collect();
+    GridMap::new(width as i32, height as i32, terrains, cells).map_err(|e| loc.err_at(map_at, e.to_string()))
+}
+
+fn validate_sides_and_victory(level: &Level, loc: &Locator) -> Result<(), LevelError> {
+    let at = |s: &str| loc.source.find(s);
+    if level.sides.len() < 2 {
+        return Err(loc.err_at(at("sides"), "a battle needs at least two sides".into()));
+    }
+    for (i, s) in level.sides.iter().enumerate() {
+        if level.sides[..i].iter().any(|o| o.name == s.name) {
+            return Err(loc.err_at(at(&format!("\"{}\"", s.name)), format!("side \"{}\" is defined twice", s.name)));
+        }
+        for other in s.relations.keys() {
+            if !level.sides.iter().any(|o| &o.name == other) {
+                return Err(loc.err_at(at(&format!("\"{other}\"")), format!("relation to unknown side \"{other}\"")));
+            }
+        }
+    }
+    for v in &level.victory {
+        let side = match v {
+            Victory::DefeatAllHostiles => continue,
+            Victory::SurviveRounds { side, .. } | Victory::ReachZone { side, .. } => side,
+        };
+        if !level.sides.iter().any(|s| &s.name == side) {
+            return Err(loc.err_at(at("victory"), format!("victory condition names unknown side \"{side}\"")));
+        }
+    }
+    if level.max_rounds == 0 || level.max_rounds > 1000 {
+        return Err(loc.err_at(at("max_rounds"), "max_rounds must be 1..=1000".into()));
+    }
+    Ok(())
+}
+
+fn validate_creatures(level: &Level, map: &GridMap, compendium: &Compendium, loc: &Locator) -> Result<(), LevelError> {
+    if level.creatures.len() > MAX_CREATURES {
+        return Err(loc.err_at(
+            loc.source.find("creatures"),
+            format!("{} creatures; a level may hold at most {MAX_CREATURES}", level.creatures.len()),
+        ));
+    }
+    let mut occupied: BTreeMap<Pos, usize> = BTreeMap::new();
+    for (i, c) in level.creatures.iter().enumerate() {
+        let here = |field: &str, message: String| loc.err_at(loc.creature_field(i, field), message);
+        if level.creatures[..i].iter().any(|o| o.name == c.name) {
+            return Err(here("name", format!("two creatures are named \"{}\"", c.name)));
+        }
+        let Some(template) = compendium.creatures.get(&c.template) else {
+            return Err(here(
+                "template",
+                format!("creature \"{}\": unknown compendium entry \"{}\"", c.name, c.template),
+            ));
+        };
+        if !level.sides.iter().any(|s| s.name == c.side) {
+            return Err(here("side", format!("creature \"{}\": unknown side \"{}\"", c.name, c.side)));
+        }
+        if let Some(ai) = &c.ai
+            && !compendium.ai_profiles.contains_key(ai)
+        {
+            return Err(here("ai", format!("creature \"{}\": unknown AI profile \"{ai}\"", c.name)));
+        }
+        for w in c.overrides.weapons.iter().flatten() {
+            if !compendium.weapons.contains_key(w) {
+                return Err(here("weapons", format!("creature \"{}\": unknown weapon \"{w}\"", c.name)));
+            }
+        }
+        for a in c.overrides.armour.iter().flatten() {
+            if !compendium.armour.contains_key(a) {
+                return Err(here("armour", format!("creature \"{}\": unknown armour \"{a}\"", c.name)));
+            }
+        }
+        for (n, v) in
+            [("might", c.overrides.might), ("activeness", c.overrides.activeness), ("spirit", c.overrides.spirit)]
+        {
+            if v.is_some_and(|v| !(1..=30).contains(&v)) {
+                return Err(here(n, format!("creature \"{}\": {n} must be 1..=30", c.name)));
+            }
+        }
+        if c.overrides.speed.is_some_and(|s| !(0..=50).contains(&s)) {
+            return Err(here("speed", format!("creature \"{}\": speed must be 0..=50", c.name)));
+        }
+        let fp = Footprint::new(Pos::new(c.at.0, c.at.1), template.size.footprint());
+        for cell in fp.cells() {
+            if !map.in_bounds(cell) {
+                return Err(here(
+                    "at",
+                    format!(
+                        "creature \"{}\" ({:?}, {}×{}) at {},{} does not fit on the {}×{} map",
+                        c.name,
+                        template.size,
+                        fp.side,
+                        fp.side,
+                        c.at.0,
+                        c.at.1,
+                        map.width(),
+                        map.height()
+                    ),
+                ));
+            }
+            if map.blocks_movement(cell) {
+                return Err(here(
+                    "at",
+                    format!(
+                        "creature \"{}\" stands on {} at {cell}, which blocks movement",
+                        c.name,
+                        map.terrain(cell).name
+                    ),
+                ));
+            }
+            if let Some(&other) = occupied.get(&cell) {
+                return Err(here(
+                    "at",
+                    format!("creature \"{}\" overlaps \"{}\" at {cell}", c.name, level.creatures[other].name),
+                ));
+            }
+        }
+        if c.arrives.is_none() {
+            for cell in fp.cells() {
+                occupied.insert(cell, i);
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GOOD: &str = r#"(
+    name: "Test",
+    map: [
+        "WWWWW",
+        "W...W",
+        "W.=.W",
+        "WWWWW",
+    ],
+    legend: { 'W': "wall", '.': "floor", '=': "low" },
+    terrains: {
+        "wall": (blocks_movement: true, blocks_sight: true),
+        "floor": (),
+        "low": (blocks_movement: true, cross_height: Some(1), low_cover: true),
+    },
+    sides: [(name: "Blue"), (name: "Red")],
+    creatures: [
+        (name: "A", template: "human_fighter", side: "Blue", at: (1, 1)),
+        (name: "B", template: "human_fighter", side: "Red", at: (3, 2)),
+    ],
+)"#;
+
+    fn parse(text: &str) -> Result<LoadedLevel, LevelError> {
+        parse_level("t.level.ron", text, builtin_compendium())
+    }
+
+    #[test]
+    fn a_good_level_loads_with_north_first() {
+        let l = parse(GOOD).unwrap();
+        assert_eq!((l.map.width(), l.map.height()), (5, 4));
+        assert_eq!(l.map.terrain(Pos::new(2, 1)).name, "low");
+        assert!(l.map.blocks_sight(Pos::new(0, 3)));
+        assert_eq!(l.level.victory, vec![Victory::DefeatAllHostiles]);
+    }
+
+    #[test]
+    fn unknown_terrain_character_names_line_and_column() {
+        let bad = GOOD.replace("\"W.=.W\"", "\"W.Q.W\"");
+        let e = parse(&bad).unwrap_err();
+        assert_eq!((e.line, e.column), (6, 12), "{e}");
+        assert!(e.message.contains("'Q'"), "{e}");
+    }
+
+    #[test]
+    fn syntax_errors_carry_ron_positions() {
+        let bad = GOOD.replace("sides: [", "sides: [[");
+        let e = parse(&bad).unwrap_err();
+        assert!(e.line > 1, "{e}");
+    }
+
+    #[test]
+    fn semantic_errors_name_the_creature_line() {
+        let cases = [
+            (GOOD.replace("\"human_fighter\", side: \"Red\"", "\"dragon\", side: \"Red\""), "unknown compendium entry"),
+            (GOOD.replace("at: (3, 2)", "at: (1, 1)"), "overlaps"),
+            (GOOD.replace("at: (3, 2)", "at: (0, 2)"), "blocks movement"),
+            (GOOD.replace("at: (3, 2)", "at: (9, 2)"), "does not fit"),
+            (GOOD.replace("side: \"Red\"", "side: \"Green\""), "unknown side"),
+        ];
+        for (text, want) in cases {
+            let e = parse(&text).unwrap_err();
+            assert!(e.message.contains(want), "{e}");
+            assert_eq!(e.line, 18, "{e}");
+        }
+    }
+
+    #[test]
+    fn sizes_are_bounded() {
+        let wide = format!("\"{}\"", ".".repeat(300));
+        let e = parse(&GOOD.replace("\"W...W\"", &wide)).unwrap_err();
+        assert!(e.message.contains("columns") || e.message.contains("256"), "{e}");
+        let many: String = (0..600)
+            .map(|i| format!("(name: \"c{i}\", template: \"human_fighter\", side: \"Blue\", at: (1, 1)),"))
+            .collect();
+        let e = parse(&GOOD.replace("creatures: [", &format!("creatures: [{many}"))).unwrap_err();
+        assert!(e.message.contains("at most 512"), "{e}");
+    }
+
+    #[test]
+    fn builtin_compendium_is_complete() {
+        let c = builtin_compendium();
+        for key in ["human_fighter", "grey_wolf", "dire_wolf", "archer", "caster", "brute", "cave_lurker"] {
+            assert!(c.creatures.contains_key(key), "{key}");
+        }
+        assert_eq!(c.creatures["brute"].size, crate::rules::creature::Size::Large);
+        assert_eq!(c.weapons["dagger"].segments, 2);
+        assert_eq!(c.weapons["whip"].range.min, 3);
+    }
+}
