@@ -1,4 +1,6 @@
 //! Meshal Tactics: a tactical grid game for the Meshal Lite rules.
 
+pub mod ai;
+pub mod battle;
 pub mod level;
 pub mod rules;

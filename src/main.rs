@@ -1,6 +1,7 @@
 //! The `meshal-tactics` command line.
 
 mod calculator;
+mod headless;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use meshal_tactics::rules::ruleset::{AreaCoverage, FacingArcs};
@@ -15,8 +16,48 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Play a battle in a window (the default).
-    Play,
+    /// Play a battle in a window (the default); with no display, a headless AI-vs-AI report.
+    Play {
+        /// Level file (default: the skirmish).
+        level: Option<String>,
+    },
+    /// Validate level files (exit 0, or 2 with the errors).
+    Check {
+        #[arg(required = true)]
+        levels: Vec<String>,
+    },
+    /// Play a battle headless: the AI plays every side the command script does not.
+    Run {
+        level: String,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// RON command script (see src/battle/script.rs).
+        #[arg(long)]
+        commands: Option<String>,
+        /// Write the event log here as JSON lines.
+        #[arg(long)]
+        log: Option<String>,
+        /// Only what this side perceives (report and log).
+        #[arg(long)]
+        side: Option<String>,
+        /// No report on stdout.
+        #[arg(long)]
+        quiet: bool,
+    },
+    /// Re-execute a log and verify every event.
+    Replay { log: String },
+    /// Run many AI-vs-AI battles: win rates, rounds, casualties, intensity.
+    Sim {
+        level: String,
+        #[arg(long, default_value_t = 100)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        #[arg(long)]
+        json: bool,
+    },
     /// The rules calculator: distances, areas, facing sectors, attack odds, line of sight.
     Rules {
         #[command(subcommand)]
@@ -221,14 +262,26 @@ fn main() -> ExitCode {
             return fail(&format!("{first} (see --help)"));
         }
     };
-    match cli.command.unwrap_or(Command::Play) {
+    match cli.command.unwrap_or(Command::Play { level: None }) {
         Command::Rules { command } => run_rules(command),
-        Command::Play => {
-            eprintln!(
-                "meshal-tactics: the battle engine and game window are not built yet (issues 3 and 4).\n\
-                 Available now: the rules calculator — try `meshal-tactics rules --help`."
-            );
-            ExitCode::from(1)
+        Command::Check { levels } => headless::check(&levels),
+        Command::Run { level, seed, commands, log, side, quiet } => {
+            headless::run(&headless::RunArgs { level, seed, commands, log, side, quiet })
+        }
+        Command::Replay { log } => headless::replay(&log),
+        Command::Sim { level, runs, seed, jobs, json } => {
+            headless::sim(&headless::SimArgs { level, runs, seed, jobs, json })
+        }
+        Command::Play { level } => {
+            let level = level.unwrap_or_else(|| headless::DEFAULT_LEVEL.0.to_string());
+            if headless::display_available() {
+                headless::play_fallback(&level, "the game window is not built yet (no client issue has landed)")
+            } else {
+                headless::play_fallback(
+                    &level,
+                    "no display found ($DISPLAY is not set), so the game window cannot open",
+                )
+            }
         }
     }
 }

@@ -1,0 +1,145 @@
+//! The NPC player. It decides from what its side perceives (PERC): enemies it does not perceive
+//! are not considered. Every command it returns has passed the engine's check.
+
+use crate::battle::script::CommandScript;
+use crate::battle::{
+    ActiveBattle, Battle, BattleSystems, Command, Controller, CreatureId, IssueCommand, Target, WindowKind,
+};
+use crate::rules::attack::{AttackOdds, DamageModifiers, Defense, damage_distribution, defense_dice};
+use crate::rules::facing::Facing;
+use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::movement::{Mover, reachable};
+use bevy::prelude::*;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
+}
+
+fn ai_decide(
+    battle: Option<Res<ActiveBattle>>,
+    _script: Option<Res<CommandScript>>,
+    mut out: MessageWriter<IssueCommand>,
+) {
+    let Some(battle) = battle else { return };
+    let Some((creature, window)) = battle.awaiting_from(Controller::Ai) else { return };
+    out.write(IssueCommand { creature, command: decide(&battle.battle, creature, window) });
+}
+
+/// The AI's command for `creature`, which must decide now.
+pub fn decide(battle: &Battle, creature: CreatureId, window: Option<WindowKind>) -> Command {
+    let command = baseline(battle, creature, window);
+    if battle.check(creature, &command).is_ok() {
+        return command;
+    }
+    // Never hand the engine something it refuses.
+    match window {
+        None => Command::EndTurn,
+        Some(WindowKind::Defense) => Command::Defend { defense: None },
+        Some(WindowKind::BeforeAttack) => Command::Pass,
+    }
+}
+
+/// Hostile creatures this creature's side perceives.
+pub fn perceived_enemies(battle: &Battle, me: CreatureId) -> Vec<CreatureId> {
+    let side = battle.fighter(me).side;
+    battle
+        .creatures
+        .iter()
+        .filter(|o| o.is_active() && battle.hostile(me, o.id) && battle.side_perceives(side, o.id))
+        .map(|o| o.id)
+        .collect()
+}
+
+/// The defense with the most dice among those the attack allows.
+pub fn best_defense(battle: &Battle, me: CreatureId) -> Option<Defense> {
+    let f = battle.fighter(me);
+    let allowed = battle.flow_defenses()?;
+    allowed.into_iter().max_by_key(|d| {
+        let bonus = if *d == Defense::Block { f.block_bonus() } else { 0 };
+        (defense_dice(&f.attrs, *d, f.posture.roll_penalty()) + bonus, -(*d as i32))
+    })
+}
+
+/// Expected damage of an attack as the engine would resolve it (exact, ATK-E4).
+pub fn expected_damage(dice: i32, segments: u32, protection: i32, defense: i32) -> f64 {
+    damage_distribution(&AttackOdds {
+        dice,
+        segments,
+        protection,
+        defense_dice: defense,
+        modifiers: DamageModifiers::default(),
+    })
+    .expected_damage
+}
+
+/// The yardstick: walk to the nearest perceived enemy, attack with the best weapon, always defend.
+pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> Command {
+    match window {
+        Some(WindowKind::Defense) => return Command::Defend { defense: best_defense(battle, me) },
+        Some(WindowKind::BeforeAttack) => return Command::Pass,
+        None => {}
+    }
+    let f = battle.fighter(me);
+    let mut enemies = perceived_enemies(battle, me);
+    enemies.sort_by_key(|&e| {
+        (battle.fighter(e).attrs.is_unconscious(), footprint_distance(f.footprint(), battle.fighter(e).footprint()), e)
+    });
+    // Attack: the usable single-target weapon with the most expected damage on the nearest
+    // enemy it can reach.
+    for &e in &enemies {
+        let t = battle.fighter(e);
+        let best = f
+            .weapons
+            .iter()
+            .filter(|w| w.weapon.area.is_none() && w.weapon.ap <= f.ap)
+            .filter_map(|w| {
+                let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
+                battle.check(me, &cmd).ok()?;
+                let dice = w.weapon.dice.attribute.map_or(0, |a| f.attrs.dice(a) / w.weapon.dice.div.max(1))
+                    + w.weapon.dice.plus;
+                let prot = w.weapon.damage.map_or(0, |k| t.protection.against(k));
+                Some((expected_damage(dice, w.weapon.segments, prot, 0), cmd))
+            })
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((_, cmd)) = best {
+            return cmd;
+        }
+    }
+    // Move toward the nearest enemy, facing it.
+    if let Some(&target) = enemies.first()
+        && f.ap >= 1
+        && let Some(cmd) = approach(battle, me, battle.fighter(target).footprint())
+    {
+        return cmd;
+    }
+    Command::EndTurn
+}
+
+/// One move that brings the creature closest to `goal`, ending facing it; None if no move helps.
+pub fn approach(battle: &Battle, me: CreatureId, goal: Footprint) -> Option<Command> {
+    let f = battle.fighter(me);
+    let mover = Mover { size: f.size, speed: f.speed, sprint: false, posture: f.posture };
+    let occupancy = battle.occupancy_for(me);
+    let field = reachable(&battle.map, Some(&occupancy), &mover, f.origin).ok()?;
+    let side = f.size.footprint();
+    let now = footprint_distance(f.footprint(), goal);
+    let dest = field
+        .destinations()
+        .map(|p| (footprint_distance(Footprint::new(p, side), goal), field.cost_quarters(p).unwrap_or(u32::MAX), p))
+        .min()?;
+    if dest.0 >= now {
+        return None;
+    }
+    let path = field.path_to(dest.2)?;
+    let face = facing_toward(Footprint::new(dest.2, side), goal);
+    Some(Command::Move { path, sprint: false, face: battle.ruleset.facing.then_some(face) })
+}
+
+pub fn facing_toward(from: Footprint, to: Footprint) -> Facing {
+    Facing::toward_footprint(from, to)
+}
+
+/// A square as a footprint of one.
+pub fn at(p: Pos) -> Footprint {
+    Footprint::single(p)
+}

@@ -1,0 +1,220 @@
+//! The battle on Bevy ECS.
+//!
+//! The rules of a battle run in [`Battle`], a plain cloneable state machine (command → check →
+//! execute → events), so that a battle is deterministic, replayable, and cheap to copy for AI
+//! look-ahead and thousand-battle simulations. The ECS side is [`plugin`]: commands arrive as
+//! [`IssueCommand`] messages (from input, the AI or a script), are applied in order, and every
+//! log entry goes out as a [`BattleEvent`] message; creature entities mirror the state for the
+//! client and for queries. The same plugin runs under `MinimalPlugins` (tests, `run`, `sim`) and
+//! in the windowed client.
+
+pub mod narrate;
+pub mod resolve;
+pub mod script;
+pub mod state;
+pub mod types;
+
+pub use state::{Battle, Fighter, Phase, Presence};
+pub use types::{Command, CreatureId, Event, LogEntry, Outcome, Rejection, Target, WindowKind};
+
+use crate::rules::creature::{Attributes, Size};
+use crate::rules::facing::Facing;
+use crate::rules::grid::Pos;
+use crate::rules::posture::Posture;
+use bevy::prelude::*;
+
+/// Who answers for a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Controller {
+    /// A person, through the client.
+    Human,
+    /// The AI (`src/ai`).
+    Ai,
+    /// A command script (`--commands`).
+    Script,
+}
+
+/// The battle being played.
+#[derive(Resource)]
+pub struct ActiveBattle {
+    pub battle: Battle,
+    /// Per side.
+    pub controllers: Vec<Controller>,
+}
+
+impl ActiveBattle {
+    pub fn controller_of(&self, creature: CreatureId) -> Controller {
+        self.controllers[self.battle.fighter(creature).side]
+    }
+    /// The creature that must decide now, if an automatic controller of `kind` answers for it.
+    pub fn awaiting_from(&self, kind: Controller) -> Option<(CreatureId, Option<WindowKind>)> {
+        self.battle.awaiting().filter(|(c, _)| self.controller_of(*c) == kind)
+    }
+}
+
+/// A command for one creature.
+#[derive(Message, Clone, Debug)]
+pub struct IssueCommand {
+    pub creature: CreatureId,
+    pub command: Command,
+}
+
+/// One log entry, as it happens.
+#[derive(Message, Clone, Debug)]
+pub struct BattleEvent(pub LogEntry);
+
+/// The order of the battle's systems within a frame.
+#[derive(SystemSet, Clone, Debug, PartialEq, Eq, Hash)]
+pub enum BattleSystems {
+    /// Input, scripts and the AI write commands.
+    Decide,
+    /// Commands are checked and executed.
+    Apply,
+    /// Events go out and entities are updated.
+    Publish,
+}
+
+/// Mirrors a creature of the battle.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct CreatureToken {
+    pub id: CreatureId,
+    pub side: usize,
+}
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct GridPlacement {
+    pub origin: Pos,
+    pub size: Size,
+}
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Heading(pub Facing);
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Stance(pub Posture);
+
+#[derive(Component, Clone, Copy, Debug, PartialEq)]
+pub struct Vitals {
+    pub attrs: Attributes,
+    pub ap: i32,
+    pub max_ap: i32,
+    pub presence: Presence,
+}
+
+#[derive(Resource, Default)]
+struct Published(usize);
+
+/// Commands rejected during this battle, by controller (the AI must never be rejected).
+#[derive(Resource, Default, Debug)]
+pub struct Rejections {
+    pub ai: u32,
+    pub script: u32,
+    pub human: u32,
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_message::<IssueCommand>()
+        .add_message::<BattleEvent>()
+        .init_resource::<Published>()
+        .init_resource::<Rejections>()
+        .configure_sets(Update, (BattleSystems::Decide, BattleSystems::Apply, BattleSystems::Publish).chain())
+        .add_systems(Update, script::feed_script.in_set(BattleSystems::Decide))
+        .add_systems(Update, apply_commands.in_set(BattleSystems::Apply))
+        .add_systems(Update, (publish_events, sync_tokens).chain().in_set(BattleSystems::Publish));
+}
+
+fn apply_commands(
+    battle: Option<ResMut<ActiveBattle>>,
+    mut incoming: MessageReader<IssueCommand>,
+    mut rejections: ResMut<Rejections>,
+) {
+    let Some(mut battle) = battle else { return };
+    for c in incoming.read() {
+        let who = if (c.creature as usize) < battle.battle.n() {
+            battle.controller_of(c.creature)
+        } else {
+            Controller::Human
+        };
+        if battle.battle.submit(c.creature, c.command.clone()).is_err() {
+            match who {
+                Controller::Ai => rejections.ai += 1,
+                Controller::Script => rejections.script += 1,
+                Controller::Human => rejections.human += 1,
+            }
+        }
+    }
+}
+
+fn publish_events(
+    battle: Option<Res<ActiveBattle>>,
+    mut published: ResMut<Published>,
+    mut out: MessageWriter<BattleEvent>,
+) {
+    let Some(battle) = battle else { return };
+    let log = &battle.battle.log;
+    for entry in &log[published.0.min(log.len())..] {
+        out.write(BattleEvent(entry.clone()));
+    }
+    published.0 = log.len();
+}
+
+type TokenQuery<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static CreatureToken,
+        &'static mut GridPlacement,
+        &'static mut Heading,
+        &'static mut Stance,
+        &'static mut Vitals,
+    ),
+>;
+
+fn sync_tokens(mut commands: Commands, battle: Option<Res<ActiveBattle>>, mut tokens: TokenQuery) {
+    let Some(battle) = battle else { return };
+    if !battle.is_changed() {
+        return;
+    }
+    let mut seen = vec![false; battle.battle.n()];
+    for (token, mut place, mut heading, mut stance, mut vitals) in &mut tokens {
+        let Some(f) = battle.battle.creatures.get(token.id as usize) else { continue };
+        seen[token.id as usize] = true;
+        place.set_if_neq(GridPlacement { origin: f.origin, size: f.size });
+        heading.set_if_neq(Heading(f.facing));
+        stance.set_if_neq(Stance(f.posture));
+        vitals.set_if_neq(Vitals { attrs: f.attrs, ap: f.ap, max_ap: f.max_ap, presence: f.presence });
+    }
+    for f in &battle.battle.creatures {
+        if !seen[f.id as usize] {
+            commands.spawn((
+                Name::new(f.name.clone()),
+                CreatureToken { id: f.id, side: f.side },
+                GridPlacement { origin: f.origin, size: f.size },
+                Heading(f.facing),
+                Stance(f.posture),
+                Vitals { attrs: f.attrs, ap: f.ap, max_ap: f.max_ap, presence: f.presence },
+            ));
+        }
+    }
+}
+
+/// A battle app with no window: `MinimalPlugins`, the battle and the AI.
+pub fn headless_app(battle: ActiveBattle) -> App {
+    let mut app = App::new();
+    app.add_plugins(MinimalPlugins).add_plugins((plugin, crate::ai::plugin)).insert_resource(battle);
+    app
+}
+
+/// Run frames until the battle ends or waits for a person. Returns the frames run.
+pub fn run_until_input(app: &mut App, max_frames: usize) -> usize {
+    for frame in 0..max_frames {
+        app.update();
+        let battle = app.world().resource::<ActiveBattle>();
+        if battle.battle.outcome().is_some() || battle.awaiting_from(Controller::Human).is_some() {
+            // One more frame publishes the last events.
+            app.update();
+            return frame + 2;
+        }
+    }
+    max_frames
+}

@@ -1,0 +1,137 @@
+//! Events as sentences, for the battle report and the client's log.
+
+use super::state::Battle;
+use super::types::{Command, Event, Outcome, Target, WindowKind};
+
+fn name(b: &Battle, id: u32) -> &str {
+    b.creatures.get(id as usize).map_or("?", |c| c.name.as_str())
+}
+
+fn describe_command(b: &Battle, c: &Command) -> String {
+    match c {
+        Command::Attack { weapon, target, additives } => {
+            let t = match target {
+                Target::Creature(id) => name(b, *id).to_string(),
+                Target::Square(p) => format!("square {p}"),
+                Target::Toward(f) => format!("toward {}", f.name()),
+            };
+            let plus = if additives.is_empty() { String::new() } else { format!(" + {}", additives.join(" + ")) };
+            format!("attack {t} with {weapon}{plus}")
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+/// One line for an event, or None for bookkeeping events that a reader does not need.
+pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
+    Some(match e {
+        Event::BattleStarted { level, seed } => format!("Battle begins: {level}, seed {seed}"),
+        Event::InitiativeRolled { members, faces, total, tie_breaks } => {
+            let who: Vec<&str> = members.iter().map(|m| name(b, *m)).collect();
+            let tb = if tie_breaks.is_empty() { String::new() } else { format!(", tie-breaks {tie_breaks:?}") };
+            format!("Initiative {}: {total} (rolled {faces:?}{tb})", who.join(" + "))
+        }
+        Event::TurnOrder { order } => {
+            format!("Turn order: {}", order.iter().map(|m| name(b, *m)).collect::<Vec<_>>().join(", "))
+        }
+        Event::RoundStarted { round } => format!("— Round {round} —"),
+        Event::TurnStarted { creature, ap } => format!("{}'s turn ({ap} AP)", name(b, *creature)),
+        Event::CommandRejected { creature, command, rule, reason } => {
+            format!("  ✗ {} cannot {}: {reason} ({rule})", name(b, *creature), describe_command(b, command))
+        }
+        Event::Moved { creature, path, cost_quarters, sprint } => format!(
+            "  {} {} {} → {} ({} steps)",
+            name(b, *creature),
+            if *sprint { "sprints" } else { "moves" },
+            path.first()?,
+            path.last()?,
+            *cost_quarters as f64 / 4.0
+        ),
+        Event::Faced { creature, facing } => format!("  {} faces {}", name(b, *creature), facing.name()),
+        Event::PostureChanged { creature, posture, forced } => {
+            format!("  {} {} {}", name(b, *creature), if *forced { "falls" } else { "goes" }, posture.name())
+        }
+        Event::LongTermStarted { creature, weapon, remaining } => {
+            format!("  {} starts a long action ({weapon}), {remaining} AP still to pay", name(b, *creature))
+        }
+        Event::LongTermProgress { creature, paid, remaining } => {
+            format!("  {} keeps at it: pays {paid} AP, {remaining} left", name(b, *creature))
+        }
+        Event::LongTermAborted { creature, reason } => {
+            format!("  {}'s long action fails: {reason}", name(b, *creature))
+        }
+        Event::AttackDeclared { attacker, weapon, targets, dice } => {
+            let t: Vec<&str> = targets.iter().map(|t| name(b, *t)).collect();
+            format!(
+                "  {} attacks {} with {weapon} ({dice} dice)",
+                name(b, *attacker),
+                if t.is_empty() { "nobody".into() } else { t.join(", ") }
+            )
+        }
+        Event::ReactionWindowOpened { creature, kind, .. } => match kind {
+            WindowKind::BeforeAttack => format!("    {} may react before the attack", name(b, *creature)),
+            WindowKind::Defense => return None,
+        },
+        Event::QuickStepped { creature, to } => format!("    {} quick-steps to {to}", name(b, *creature)),
+        Event::AttackCancelled { attacker, refunded_ap, reason } => {
+            format!("    the attack is cancelled ({reason}); {} gets {refunded_ap} AP back", name(b, *attacker))
+        }
+        Event::Rolled { creature, purpose, faces, points } => {
+            format!("    {} rolls {faces:?} = {points} ({purpose})", name(b, *creature))
+        }
+        Event::SegmentResolved {
+            target,
+            attack_points,
+            protection,
+            defense,
+            defense_points,
+            solid_defense,
+            hit,
+            damage,
+            ..
+        } => {
+            let d = match (defense, defense_points) {
+                (Some(d), Some(p)) => format!(", {d:?} {p}"),
+                _ => String::new(),
+            };
+            let verdict = if *hit {
+                format!("hit for {damage}")
+            } else if *solid_defense {
+                "solid defense".into()
+            } else {
+                "miss".into()
+            };
+            format!("    vs {}: {attack_points} − protection {protection}{d} → {verdict}", name(b, *target))
+        }
+        Event::Undefendable { target, reason } => format!("    {} cannot defend: {reason}", name(b, *target)),
+        Event::Damaged { creature, attribute, dice, left } => {
+            format!("    {} loses {dice} {} dice ({left} left)", name(b, *creature), attribute.name())
+        }
+        Event::Unconscious { creature } => format!("    {} falls unconscious", name(b, *creature)),
+        Event::Died { creature } => format!("    {} dies", name(b, *creature)),
+        Event::Searched { creature, at, found, .. } => format!(
+            "  {} searches around {at}: {}",
+            name(b, *creature),
+            if found.is_empty() {
+                "nothing".to_string()
+            } else {
+                found.iter().map(|f| name(b, *f)).collect::<Vec<_>>().join(", ")
+            }
+        ),
+        Event::HidCreature { creature, difficulty } => {
+            format!("  {} hides (difficulty {difficulty})", name(b, *creature))
+        }
+        Event::Revealed { creature, reason } => format!("  {} is revealed: {reason}", name(b, *creature)),
+        Event::FleeAttempted { creature, points, difficulty, success } => format!(
+            "  {} tries to flee: {points} vs {difficulty}, {}",
+            name(b, *creature),
+            if *success { "gets away" } else { "fails" }
+        ),
+        Event::Joined { creature, at } => format!("  {} joins the fight at {at}", name(b, *creature)),
+        Event::BattleEnded { outcome } => match outcome {
+            Outcome::Victory { side, reason } => format!("Battle over: {side} wins ({reason}) in round {}", b.round),
+            Outcome::Draw { reason } => format!("Battle over: draw ({reason})"),
+        },
+        _ => return None,
+    })
+}

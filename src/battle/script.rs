@@ -1,0 +1,79 @@
+//! Command scripts (`run --commands FILE`): a RON list of `(actor: "Name", command: …)`.
+//!
+//! Every side that has an actor in the script is scripted: its creatures take their decisions
+//! from the script, in order. When a scripted creature must decide and the next entry is not
+//! its own (or the script has run out), it ends its turn or declines the reaction window. Other
+//! sides are played by the AI.
+//!
+//! ```ron
+//! [
+//!     (actor: "Aldo", command: Move(path: [(x: 2, y: 3), (x: 3, y: 3)], face: Some(E))),
+//!     (actor: "Aldo", command: Attack(weapon: "sword", target: Creature(1))),
+//!     (actor: "Bryn", command: Defend(defense: Some(Dodge))),
+//!     (actor: "Aldo", command: EndTurn),
+//! ]
+//! ```
+//! Creatures are targeted by their index in the level's `creatures` list.
+
+use super::{ActiveBattle, Battle, Command, Controller, CreatureId, IssueCommand, WindowKind};
+use bevy::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScriptEntry {
+    pub actor: String,
+    pub command: Command,
+}
+
+/// The script being played.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct CommandScript {
+    pub entries: VecDeque<(CreatureId, Command)>,
+    /// Sides (by index) the script plays.
+    pub sides: Vec<usize>,
+}
+
+/// Most entries a script may hold.
+pub const MAX_ENTRIES: usize = 100_000;
+
+/// Parse a script against a battle (names → creatures); errors name line and column.
+pub fn parse_script(file: &str, text: &str, battle: &Battle) -> Result<CommandScript, String> {
+    let entries: Vec<ScriptEntry> =
+        ron::from_str(text).map_err(|e| format!("{file}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code))?;
+    if entries.len() > MAX_ENTRIES {
+        return Err(format!("{file}: {} entries; a script may hold at most {MAX_ENTRIES}", entries.len()));
+    }
+    let mut script = CommandScript::default();
+    for (i, e) in entries.into_iter().enumerate() {
+        let Some(id) = battle.find(&e.actor) else {
+            let at = text.find(&format!("\"{}\"", e.actor)).unwrap_or(0);
+            let line = text[..at].matches('\n').count() + 1;
+            return Err(format!("{file}:{line}: entry {} names unknown creature \"{}\"", i + 1, e.actor));
+        };
+        let side = battle.fighter(id).side;
+        if !script.sides.contains(&side) {
+            script.sides.push(side);
+        }
+        script.entries.push_back((id, e.command));
+    }
+    Ok(script)
+}
+
+pub(super) fn feed_script(
+    battle: Option<Res<ActiveBattle>>,
+    script: Option<ResMut<CommandScript>>,
+    mut out: MessageWriter<IssueCommand>,
+) {
+    let (Some(battle), Some(mut script)) = (battle, script) else { return };
+    let Some((creature, window)) = battle.awaiting_from(Controller::Script) else { return };
+    let command = match script.entries.front() {
+        Some((actor, _)) if *actor == creature => script.entries.pop_front().expect("front").1,
+        _ => match window {
+            None => Command::EndTurn,
+            Some(WindowKind::Defense) => Command::Defend { defense: None },
+            Some(WindowKind::BeforeAttack) => Command::Pass,
+        },
+    };
+    out.write(IssueCommand { creature, command });
+}

@@ -1,0 +1,304 @@
+//! Commands into the battle and events out of it. The event stream is the single source for the
+//! log, the client's animations and replays.
+
+use crate::rules::attack::Defense;
+use crate::rules::creature::Attribute;
+use crate::rules::facing::Facing;
+use crate::rules::grid::Pos;
+use crate::rules::posture::Posture;
+use serde::{Deserialize, Serialize};
+
+/// A creature's index in the level's creature list.
+pub type CreatureId = u32;
+
+/// What an attack is aimed at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Target {
+    Creature(CreatureId),
+    /// A square, for circles and rings centred within range.
+    Square(Pos),
+    /// A direction, for cones and rays from the attacker.
+    Toward(Facing),
+}
+
+/// Everything a player, the AI or a script can ask a creature to do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Command {
+    /// MOVE-1: one move along `path` (start square first); `face` re-faces after it (FACE-2).
+    Move {
+        path: Vec<Pos>,
+        #[serde(default)]
+        sprint: bool,
+        #[serde(default)]
+        face: Option<Facing>,
+    },
+    /// FACE-2: 0 AP in one's own turn.
+    Face {
+        facing: Facing,
+    },
+    /// POST-2 / POST-E2.
+    ChangePosture {
+        posture: Posture,
+    },
+    /// ATK-E7; `additives` name additive abilities declared with it (TIME-16, TIME-E7).
+    Attack {
+        weapon: String,
+        target: Target,
+        #[serde(default)]
+        additives: Vec<String>,
+    },
+    /// ATK-11: the answer to a defense window; None = take it.
+    Defend {
+        defense: Option<Defense>,
+    },
+    /// TIME-14: the answer to a "before the attack" window with Quick Step.
+    QuickStep {
+        to: Pos,
+        #[serde(default)]
+        face: Option<Facing>,
+    },
+    /// Decline a reaction window.
+    Pass,
+    /// PERC-7: search the 3×3 squares centred on `at` (3 AP).
+    Search {
+        at: Pos,
+    },
+    /// PERC-E4: 1 AP, only while no hostile perceives the creature.
+    Hide,
+    /// FLOW-5.
+    Flee,
+    /// TIME-11: give up a long-term action; what was invested is lost.
+    AbortLongTerm,
+    /// CRE-5: how this creature splits multi-attribute damage from now on (first listed first).
+    SetAllocation {
+        order: Vec<Attribute>,
+    },
+    EndTurn,
+}
+
+/// Which kind of reaction a window asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WindowKind {
+    /// TIME-E6: before the attack resolves (Quick Step).
+    BeforeAttack,
+    /// ATK-11: defend this segment.
+    Defense,
+}
+
+/// Why a battle ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Outcome {
+    Victory { side: String, reason: String },
+    Draw { reason: String },
+}
+
+/// Everything that happens, in order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Event {
+    BattleStarted {
+        level: String,
+        seed: u64,
+    },
+    /// TIME-2 / TIME-3 / TIME-5: `members` share the slot of a group roll.
+    InitiativeRolled {
+        members: Vec<CreatureId>,
+        faces: Vec<u8>,
+        total: u32,
+        tie_breaks: Vec<u32>,
+    },
+    TurnOrder {
+        order: Vec<CreatureId>,
+    },
+    RoundStarted {
+        round: u32,
+    },
+    TurnStarted {
+        creature: CreatureId,
+        ap: i32,
+    },
+    /// A command as accepted: replays re-issue exactly these.
+    CommandAccepted {
+        creature: CreatureId,
+        command: Command,
+    },
+    /// Check failed: nothing changed.
+    CommandRejected {
+        creature: CreatureId,
+        command: Command,
+        rule: String,
+        reason: String,
+    },
+    Moved {
+        creature: CreatureId,
+        path: Vec<Pos>,
+        cost_quarters: u32,
+        sprint: bool,
+    },
+    Faced {
+        creature: CreatureId,
+        facing: Facing,
+    },
+    PostureChanged {
+        creature: CreatureId,
+        posture: Posture,
+        forced: bool,
+    },
+    ApSpent {
+        creature: CreatureId,
+        ap: i32,
+        left: i32,
+    },
+    LongTermStarted {
+        creature: CreatureId,
+        weapon: String,
+        remaining: i32,
+    },
+    LongTermProgress {
+        creature: CreatureId,
+        paid: i32,
+        remaining: i32,
+    },
+    LongTermAborted {
+        creature: CreatureId,
+        reason: String,
+    },
+    AttackDeclared {
+        attacker: CreatureId,
+        weapon: String,
+        targets: Vec<CreatureId>,
+        dice: i32,
+    },
+    ReactionWindowOpened {
+        creature: CreatureId,
+        kind: WindowKind,
+        attacker: CreatureId,
+    },
+    ReactionDeclined {
+        creature: CreatureId,
+    },
+    QuickStepped {
+        creature: CreatureId,
+        to: Pos,
+    },
+    /// TIME-14: cancelled as if never made; AP spent this round refunded.
+    AttackCancelled {
+        attacker: CreatureId,
+        refunded_ap: i32,
+        reason: String,
+    },
+    /// Dice as rolled: `purpose` says what for.
+    Rolled {
+        creature: CreatureId,
+        purpose: String,
+        faces: Vec<u8>,
+        points: i32,
+    },
+    SegmentResolved {
+        attacker: CreatureId,
+        target: CreatureId,
+        segment: u32,
+        attack_points: i32,
+        protection: i32,
+        defense: Option<Defense>,
+        defense_points: Option<i32>,
+        solid_defense: bool,
+        hit: bool,
+        damage: i32,
+    },
+    /// Why no defense window opened for a segment that could hurt (ATK-11).
+    Undefendable {
+        target: CreatureId,
+        reason: String,
+    },
+    Damaged {
+        creature: CreatureId,
+        attribute: Attribute,
+        dice: i32,
+        left: i32,
+    },
+    Unconscious {
+        creature: CreatureId,
+    },
+    Died {
+        creature: CreatureId,
+    },
+    AmmoSpent {
+        creature: CreatureId,
+        weapon: String,
+        left: u32,
+    },
+    Searched {
+        creature: CreatureId,
+        at: Pos,
+        points: i32,
+        found: Vec<CreatureId>,
+    },
+    HidCreature {
+        creature: CreatureId,
+        difficulty: i64,
+    },
+    Revealed {
+        creature: CreatureId,
+        reason: String,
+    },
+    FleeAttempted {
+        creature: CreatureId,
+        points: i32,
+        difficulty: i64,
+        success: bool,
+    },
+    Fled {
+        creature: CreatureId,
+    },
+    Joined {
+        creature: CreatureId,
+        at: Pos,
+    },
+    /// A side starts or stops perceiving a creature.
+    Spotted {
+        side: String,
+        creature: CreatureId,
+    },
+    LostSight {
+        side: String,
+        creature: CreatureId,
+    },
+    TurnEnded {
+        creature: CreatureId,
+    },
+    RoundEnded {
+        round: u32,
+    },
+    BattleEnded {
+        outcome: Outcome,
+    },
+}
+
+/// One line of the log: the event, when, and which sides may see it (a side's log, AI and screen
+/// only ever read the events it may see).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LogEntry {
+    pub seq: u32,
+    pub round: u32,
+    pub visible_to: Vec<String>,
+    pub event: Event,
+}
+
+/// Why a command was refused: the rule broken and a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    pub rule: &'static str,
+    pub reason: String,
+}
+
+impl Rejection {
+    pub fn new(rule: &'static str, reason: impl Into<String>) -> Self {
+        Rejection { rule, reason: reason.into() }
+    }
+}
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.reason, self.rule)
+    }
+}

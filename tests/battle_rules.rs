@@ -1,0 +1,488 @@
+//! Whole scripted battles on purpose-built levels, checked event by event.
+//!
+//! Initiative is forced by giving the creature that must act first 10 or more Activeness dice
+//! (a sum of at least 10) and the other one die (at most 6). Where a roll must land, the roller
+//! gets 30 dice (the chance of scoring 0 points is (2/3)^30 ≈ 5·10⁻⁶; the seeds are fixed, so
+//! each test is deterministic regardless).
+
+use meshal_tactics::battle::*;
+use meshal_tactics::level::{builtin_compendium, parse_level};
+use meshal_tactics::rules::attack::Defense;
+use meshal_tactics::rules::facing::Facing;
+use meshal_tactics::rules::grid::Pos;
+
+const TERRAINS: &str = r#"
+    legend: { '.': "floor", 'W': "wall", '%': "dark", 'T': "thicket" },
+    terrains: {
+        "floor": (),
+        "wall": (blocks_movement: true, blocks_sight: true),
+        "dark": (dark: true),
+        "thicket": (difficult: true, concealing: true),
+    },
+    sides: [(name: "Blue"), (name: "Red")],
+"#;
+
+fn level(map: &[&str], creatures: &str, extra: &str) -> String {
+    let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
+    format!("(name: \"Test\", map: [{}], {TERRAINS} creatures: [{creatures}], {extra})", rows.join(", "))
+}
+
+fn battle(text: &str, seed: u64) -> Battle {
+    let l = parse_level("test.level.ron", text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    Battle::new(&l, builtin_compendium(), seed).unwrap()
+}
+
+/// Variant names of the events from `from` on, leaving out perception bookkeeping.
+fn kinds(b: &Battle, from: usize) -> Vec<String> {
+    b.log[from..]
+        .iter()
+        .map(|e| format!("{:?}", e.event))
+        .map(|s| s.split([' ', '(', '{']).next().unwrap().to_string())
+        .filter(|k| !matches!(k.as_str(), "Spotted" | "LostSight"))
+        .collect()
+}
+
+fn events(b: &Battle, from: usize) -> Vec<&Event> {
+    b.log[from..].iter().map(|e| &e.event).collect()
+}
+
+fn submit(b: &mut Battle, who: &str, c: Command) {
+    let id = b.find(who).unwrap();
+    if let Err(r) = b.submit(id, c.clone()) {
+        panic!("{who}: {c:?} rejected: {r}");
+    }
+}
+
+fn turn_of(b: &Battle) -> String {
+    match b.awaiting() {
+        Some((c, None)) => b.fighter(c).name.clone(),
+        other => panic!("expected a turn, got {other:?}"),
+    }
+}
+
+const CORRIDOR: [&str; 3] = ["WWWWWWWWWW", "W........W", "WWWWWWWWWW"];
+
+// RULES: TIME-14, TIME-E6, TIME-9 — a "before" reaction (Quick Step out of reach) cancels the
+// attack as if never made and refunds its AP.
+#[test]
+fn time_14_quick_step_cancels_attack_and_refunds_ap() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10))),
+           (name: "B", template: "human_duelist", side: "Red", at: (3, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 1);
+    assert_eq!(turn_of(&b), "A");
+    let mark = b.log.len();
+    submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
+    assert_eq!(b.awaiting(), Some((1, Some(WindowKind::BeforeAttack))));
+    assert_eq!(b.fighter(0).ap, 2);
+    submit(&mut b, "B", Command::QuickStep { to: Pos::new(4, 1), face: Some(Facing::W) });
+    assert_eq!(
+        kinds(&b, mark),
+        [
+            "CommandAccepted",
+            "ApSpent",
+            "AttackDeclared",
+            "ReactionWindowOpened",
+            "CommandAccepted",
+            "QuickStepped",
+            "Moved",
+            "Faced",
+            "AttackCancelled"
+        ]
+    );
+    assert!(matches!(events(&b, mark).last(), Some(Event::AttackCancelled { refunded_ap: 1, .. })));
+    assert_eq!(b.fighter(0).ap, 3, "the attack's AP is refunded");
+    assert_eq!(b.fighter(1).ap, 2, "Quick Step cost its 1 AP");
+    assert_eq!(b.fighter(1).origin, Pos::new(4, 1));
+    assert_eq!(turn_of(&b), "A", "the attacker may choose a new action");
+    // No dice were rolled: the attack never happened.
+    assert!(!kinds(&b, mark).contains(&"Rolled".to_string()));
+}
+
+// RULES: TIME-15, ATK-E3 — one reaction per creature per chain: after Quick Step (still in
+// reach), the target may not also defend.
+#[test]
+fn time_15_one_reaction_per_chain() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_spearman", side: "Blue", at: (2, 1), facing: E,
+              overrides: (activeness: Some(10), might: Some(30), weapons: Some(["spear"]))),
+           (name: "B", template: "human_duelist", side: "Red", at: (3, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 2);
+    let mark = b.log.len();
+    submit(&mut b, "A", Command::Attack { weapon: "spear".into(), target: Target::Creature(1), additives: vec![] });
+    submit(&mut b, "B", Command::QuickStep { to: Pos::new(4, 1), face: None });
+    let k = kinds(&b, mark);
+    assert!(!k.contains(&"AttackCancelled".to_string()), "the spear still reaches 2 steps: {k:?}");
+    assert_eq!(k.iter().filter(|x| *x == "ReactionWindowOpened").count(), 1, "no defense window: {k:?}");
+    let reason = events(&b, mark).iter().find_map(|e| match e {
+        Event::Undefendable { reason, .. } => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.unwrap().contains("TIME-15"));
+    assert!(b.fighter(1).attrs.is_unconscious(), "30 dice through no defense");
+}
+
+// RULES: FACE-4, ATK-11, ATK-E7 — attacks from the rear cannot be defended; from the front they
+// open a defense window, and a defense costs 1 AP and subtracts its points.
+#[test]
+fn face_4_rear_attack_is_undefendable_front_attack_is_not() {
+    let rear = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10), might: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (3, 1), facing: E, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&rear, 3);
+    let mark = b.log.len();
+    submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
+    let k = kinds(&b, mark);
+    assert_eq!(&k[..4], ["CommandAccepted", "ApSpent", "AttackDeclared", "Rolled"]);
+    assert_eq!(k[4], "Undefendable");
+    assert!(matches!(events(&b, mark)[4], Event::Undefendable { reason, .. } if reason.contains("rear")));
+    assert!(!k.contains(&"ReactionWindowOpened".to_string()));
+
+    let front = rear.replace("at: (3, 1), facing: E", "at: (3, 1), facing: W");
+    let mut b = battle(&front, 3);
+    let mark = b.log.len();
+    submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
+    assert_eq!(b.awaiting(), Some((1, Some(WindowKind::Defense))));
+    let (pts, after) = b.pending_segment().unwrap();
+    assert_eq!(after, pts - 1, "leather: protection 1");
+    submit(&mut b, "B", Command::Defend { defense: Some(Defense::Block) });
+    assert_eq!(b.fighter(1).ap, 2, "TIME-E4: full AP before its first turn, 1 spent on the defense");
+    let seg = events(&b, mark)
+        .into_iter()
+        .find_map(|e| match e {
+            Event::SegmentResolved { attack_points, protection, defense_points, damage, defense, .. } => {
+                Some((*attack_points, *protection, *defense_points, *damage, *defense))
+            }
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(seg.0, pts);
+    assert_eq!(seg.4, Some(Defense::Block));
+    assert_eq!(seg.3, (seg.0 - seg.1 - seg.2.unwrap()).max(0), "damage = roll − protection − defense");
+}
+
+// RULES: ATK-11, PERC-E2, PERC-E3 — a target cannot defend against an attacker it has not
+// spotted (here: the archer stands in the dark).
+#[test]
+fn atk_11_unseen_attacker_is_undefendable() {
+    let text = level(
+        &["WWWWWWWWWW", "W%%%.....W", "WWWWWWWWWW"],
+        r#"(name: "Archer", template: "archer", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (7, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 4);
+    assert!(b.perceives(0, 1), "the archer sees B in the light");
+    assert!(!b.perceives(1, 0), "B cannot see into the dark");
+    let mark = b.log.len();
+    submit(&mut b, "Archer", Command::Attack { weapon: "bow".into(), target: Target::Creature(1), additives: vec![] });
+    let reason = events(&b, mark).iter().find_map(|e| match e {
+        Event::Undefendable { reason, .. } => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.unwrap().contains("unseen"));
+    assert!(!kinds(&b, mark).contains(&"ReactionWindowOpened".to_string()));
+}
+
+// RULES: TIME-11, TIME-E5 — a 4-AP aimed shot with 3 AP becomes long-term: all AP now, the rest
+// at the next turn start, then it resolves; meanwhile the archer cannot defend.
+#[test]
+fn time_11_long_term_aimed_shot() {
+    let text = level(
+        &["WWWWWWWWWWWW", "W..........W", "WWWWWWWWWWWW"],
+        r#"(name: "Archer", template: "archer", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(10), might: Some(25))),
+           (name: "B", template: "human_fighter", side: "Red", at: (8, 1), facing: W,
+              overrides: (activeness: Some(1), might: Some(10), weapons: Some(["javelin"])))"#,
+        "",
+    );
+    let mut b = battle(&text, 5);
+    let mark = b.log.len();
+    submit(
+        &mut b,
+        "Archer",
+        Command::Attack { weapon: "aimed_shot".into(), target: Target::Creature(1), additives: vec![] },
+    );
+    assert_eq!(
+        kinds(&b, mark),
+        ["CommandAccepted", "LongTermStarted", "TurnEnded", "TurnStarted"],
+        "the archer's turn ends at once"
+    );
+    assert!(matches!(events(&b, mark)[1], Event::LongTermStarted { remaining: 1, .. }));
+    assert_eq!(turn_of(&b), "B");
+    // B throws: the archer, busy aiming, cannot defend.
+    let mark = b.log.len();
+    submit(&mut b, "B", Command::Attack { weapon: "javelin".into(), target: Target::Creature(0), additives: vec![] });
+    let reason = events(&b, mark).iter().find_map(|e| match e {
+        Event::Undefendable { reason, .. } => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.unwrap().contains("long-term"));
+    submit(&mut b, "B", Command::EndTurn);
+    // Round 2: the archer pays the last AP at its turn start and the shot resolves.
+    assert!(!b.fighter(0).attrs.is_unconscious());
+    let k = kinds(&b, mark);
+    let at = k.iter().position(|x| x == "RoundStarted").unwrap();
+    assert_eq!(&k[at + 1..at + 4], ["TurnStarted", "LongTermProgress", "AttackDeclared"]);
+    assert!(b.log.iter().any(|e| matches!(e.event, Event::LongTermProgress { paid: 1, remaining: 0, .. })));
+    assert!(b.log.iter().any(|e| matches!(e.event, Event::AttackDeclared { dice: 13, .. })), "Activeness 10 + 3");
+    // After the shot (B answers its defense window, if any) the archer has 2 AP this turn.
+    if b.awaiting() == Some((1, Some(WindowKind::Defense))) {
+        submit(&mut b, "B", Command::Defend { defense: None });
+    }
+    if b.outcome().is_none() {
+        assert_eq!(turn_of(&b), "Archer");
+        assert_eq!(b.fighter(0).ap, 2);
+    }
+}
+
+// RULES: TIME-11 — while paying, no other action, not even a 0-AP one.
+#[test]
+fn time_11_no_other_action_during_long_term() {
+    let text = level(
+        &["WWWWWWWWWWWW", "W..........W", "WWWWWWWWWWWW"],
+        r#"(name: "Archer", template: "archer", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(10))),
+           (name: "B", template: "human_fighter", side: "Red", at: (9, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 6);
+    submit(
+        &mut b,
+        "Archer",
+        Command::Attack { weapon: "aimed_shot".into(), target: Target::Creature(1), additives: vec![] },
+    );
+    // Long-term actions never end a creature's reactions budget silently: it is B's turn now,
+    // and the archer cannot act at all.
+    let r = b.check(0, &Command::Face { facing: Facing::N }).unwrap_err();
+    assert_eq!(r.rule, "TIME-7");
+    assert!(b.fighter(0).long_term.is_some());
+}
+
+// RULES: TIME-4, TIME-E2, TIME-2 — latecomers join at the end of their round, after everyone,
+// sorted among themselves by initiative; a lone one skips the roll.
+#[test]
+fn time_4_latecomers_go_last() {
+    let text = level(
+        &["WWWWWWWWWWWW", "W..........W", "W..........W", "WWWWWWWWWWWW"],
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), overrides: (activeness: Some(10))),
+           (name: "B", template: "human_fighter", side: "Red", at: (10, 1), overrides: (activeness: Some(1))),
+           (name: "C", template: "human_duelist", side: "Red", at: (10, 2), arrives: Some(1), overrides: (activeness: Some(30))),
+           (name: "D", template: "human_fighter", side: "Blue", at: (1, 2), arrives: Some(1), overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 7);
+    assert_eq!(b.order, [0, 1]);
+    let mark = b.log.len();
+    submit(&mut b, "A", Command::EndTurn);
+    submit(&mut b, "B", Command::EndTurn);
+    let k = kinds(&b, mark);
+    let joined = k.iter().position(|x| x == "Joined").unwrap();
+    let ended = k.iter().position(|x| x == "RoundEnded");
+    assert!(ended.is_none(), "round 1 is not over until the latecomers act: {k:?}");
+    assert!(k[..joined].contains(&"InitiativeRolled".to_string()), "two arrivals roll among themselves");
+    assert_eq!(b.order, [0, 1, 2, 3], "C (30 dice) before D (1 die), after everyone");
+    assert_eq!(turn_of(&b), "C");
+    assert_eq!(b.round, 1);
+    submit(&mut b, "C", Command::EndTurn);
+    submit(&mut b, "D", Command::EndTurn);
+    assert_eq!(b.round, 2);
+    assert_eq!(turn_of(&b), "A");
+}
+
+// RULES: PERC-E4, PERC-7, PERC-8, DICE-E1 — hiding out of sight in a thicket, staying hidden in
+// view, then found by a 3-AP search (difficulty 2 × 3 = 6); the search roll is secret.
+#[test]
+fn perc_7_hidden_creature_found_by_search() {
+    let text = level(
+        &["WWWWWWWWW", "W.......W", "W...W.T.W", "W...W...W", "WWWWWWWWW"],
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 2), facing: E, overrides: (activeness: Some(1), spirit: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (6, 2), facing: W, overrides: (activeness: Some(10)))"#,
+        "",
+    );
+    let mut b = battle(&text, 8);
+    assert_eq!(turn_of(&b), "B");
+    assert!(!b.perceives(0, 1));
+    let mark = b.log.len();
+    submit(&mut b, "B", Command::Hide);
+    assert!(matches!(events(&b, mark)[2], Event::HidCreature { difficulty: 6, .. }));
+    assert_eq!(b.log[mark + 2].visible_to, ["Red"], "only B's side knows it hid");
+    submit(&mut b, "B", Command::EndTurn);
+    submit(
+        &mut b,
+        "A",
+        Command::Move { path: vec![Pos::new(1, 2), Pos::new(2, 3), Pos::new(3, 3)], sprint: false, face: None },
+    );
+    assert!(!b.side_perceives(0, 1), "hidden in concealing terrain, in plain view");
+    let r = b.check(0, &Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
+    assert_eq!(r.unwrap_err().rule, "PERC-3");
+    let mark = b.log.len();
+    // Two AP left: a search needs 3.
+    assert_eq!(b.check(0, &Command::Search { at: Pos::new(6, 2) }).unwrap_err().rule, "TIME-8");
+    submit(&mut b, "A", Command::EndTurn);
+    submit(&mut b, "B", Command::EndTurn);
+    submit(&mut b, "A", Command::Search { at: Pos::new(6, 2) });
+    let found = events(&b, mark).iter().find_map(|e| match e {
+        Event::Searched { found, .. } => Some(found.clone()),
+        _ => None,
+    });
+    assert_eq!(found, Some(vec![1]));
+    assert!(kinds(&b, mark).contains(&"Revealed".to_string()));
+    let roll = b.log[mark..].iter().find(|e| matches!(e.event, Event::Rolled { .. })).unwrap();
+    assert_eq!(roll.visible_to, ["Blue"], "DICE-E1: the search roll is secret");
+    assert!(b.side_perceives(0, 1));
+}
+
+// RULES: TIME-7, TIME-8, TIME-12, MOVE-E1, FACE-2, POST-2 — rejected commands name the rule and
+// change nothing; facing costs 0 AP in one's own turn.
+#[test]
+fn rejections_change_nothing() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(10))),
+           (name: "B", template: "human_fighter", side: "Red", at: (8, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 9);
+    let before = (b.fighter(0).origin, b.fighter(0).ap, b.fighter(0).facing);
+    let far = Command::Move { path: (1..=5).map(|x| Pos::new(x, 1)).collect(), sprint: false, face: None };
+    assert_eq!(b.submit(0, far).unwrap_err().rule, "MOVE-E1");
+    assert_eq!(b.submit(1, Command::EndTurn).unwrap_err().rule, "TIME-7");
+    assert_eq!(b.submit(0, Command::Defend { defense: None }).unwrap_err().rule, "TIME-12");
+    let out = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
+    assert_eq!(b.submit(0, out).unwrap_err().rule, "ATK-4");
+    assert_eq!((b.fighter(0).origin, b.fighter(0).ap, b.fighter(0).facing), before);
+    assert!(matches!(b.log.last().unwrap().event, Event::CommandRejected { .. }));
+    submit(&mut b, "A", Command::Face { facing: Facing::N });
+    assert_eq!(b.fighter(0).ap, 3, "FACE-2: 0 AP");
+    submit(&mut b, "A", Command::ChangePosture { posture: meshal_tactics::rules::posture::Posture::Crouch });
+    assert_eq!(b.fighter(0).ap, 2, "POST-2: 1 AP");
+    submit(
+        &mut b,
+        "A",
+        Command::Move { path: vec![Pos::new(1, 1), Pos::new(2, 1)], sprint: false, face: Some(Facing::E) },
+    );
+    assert_eq!(b.fighter(0).facing, Facing::E, "FACE-2: free re-facing after a move");
+    assert_eq!(b.fighter(0).ap, 1);
+}
+
+// RULES: FLOW-5, FLOW-E2 — fleeing needs 3 rounds unhit, costs 3 AP, rolls Activeness against
+// the best hostile Activeness; a fled creature leaves and the other side wins.
+#[test]
+fn flow_5_fleeing() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), overrides: (activeness: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (8, 1), overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 10);
+    assert_eq!(b.check(0, &Command::Flee).unwrap_err().rule, "FLOW-5");
+    for _ in 0..3 {
+        submit(&mut b, "A", Command::EndTurn);
+        submit(&mut b, "B", Command::EndTurn);
+    }
+    assert_eq!(b.round, 4);
+    assert_eq!(b.fighter(0).hit_free_streak, 3);
+    let mark = b.log.len();
+    submit(&mut b, "A", Command::Flee);
+    assert!(events(&b, mark).iter().any(|e| matches!(e, Event::FleeAttempted { difficulty: 1, success: true, .. })));
+    assert_eq!(b.fighter(0).presence, Presence::Fled);
+    assert!(matches!(b.outcome(), Some(Outcome::Victory { side, .. }) if side == "Red"));
+}
+
+// RULES: TIME-19, CRE-6, FLOW-8, POST-5 — an unconscious creature falls Lying and keeps its turn
+// slot: its turn starts and ends at once.
+#[test]
+fn time_19_unconscious_keeps_turn() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10), might: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (3, 1), facing: E, overrides: (activeness: Some(1))),
+           (name: "C", template: "human_fighter", side: "Red", at: (8, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 11);
+    submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
+    assert!(b.fighter(1).attrs.is_unconscious());
+    assert_eq!(b.fighter(1).posture, meshal_tactics::rules::posture::Posture::Lying);
+    let mark = b.log.len();
+    submit(&mut b, "A", Command::EndTurn);
+    let k = kinds(&b, mark);
+    let b_turn = b.log[mark..]
+        .iter()
+        .position(|e| matches!(e.event, Event::TurnStarted { creature: 1, .. }))
+        .expect("B's turn still comes");
+    assert!(matches!(b.log[mark + b_turn + 1].event, Event::TurnEnded { creature: 1 }), "{k:?}");
+}
+
+// RULES: ATK-E7, AREA-E1, AREA-E7 — an area attack hits every creature in the circle, allies
+// included, each rolled and defended separately, damage applied as one batch.
+#[test]
+fn atk_e7_area_attack_hits_everyone_inside() {
+    let text = level(
+        &["WWWWWWWWWWWW", "W..........W", "W..........W", "W..........W", "WWWWWWWWWWWW"],
+        r#"(name: "Caster", template: "caster", side: "Blue", at: (1, 2), facing: E, overrides: (activeness: Some(10), spirit: Some(20))),
+           (name: "R1", template: "human_fighter", side: "Red", at: (6, 2), facing: E, overrides: (activeness: Some(1))),
+           (name: "R2", template: "human_fighter", side: "Red", at: (7, 3), facing: E, overrides: (activeness: Some(1))),
+           (name: "Ally", template: "human_fighter", side: "Blue", at: (6, 1), facing: E, overrides: (activeness: Some(1))),
+           (name: "Far", template: "human_fighter", side: "Red", at: (9, 2), facing: E, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 12);
+    let mark = b.log.len();
+    submit(
+        &mut b,
+        "Caster",
+        Command::Attack { weapon: "fireball".into(), target: Target::Square(Pos::new(6, 2)), additives: vec![] },
+    );
+    // Targets face east, away from the caster: nobody can defend, so it resolves at once.
+    let declared = events(&b, mark).iter().find_map(|e| match e {
+        Event::AttackDeclared { targets, .. } => Some(targets.clone()),
+        _ => None,
+    });
+    assert_eq!(declared, Some(vec![1, 2, 3]));
+    let resolved: Vec<u32> = events(&b, mark)
+        .iter()
+        .filter_map(|e| match e {
+            Event::SegmentResolved { target, .. } => Some(*target),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(resolved, [1, 2, 3]);
+    // All damage events come after the last segment (batch application).
+    let last_segment = b.log.iter().rposition(|e| matches!(e.event, Event::SegmentResolved { .. })).unwrap();
+    let first_damage = b.log[mark..].iter().position(|e| matches!(e.event, Event::Damaged { .. })).unwrap() + mark;
+    assert!(first_damage > last_segment);
+    assert_eq!(b.fighter(0).ap, 1, "fireball costs 2 AP");
+}
+
+// RULES: DICE-4, TIME-16, TIME-E7 — an additive (+1 AP, +3 dice) is declared with its attack.
+#[test]
+fn time_16_additive_power_strike() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10))),
+           (name: "B", template: "human_fighter", side: "Red", at: (3, 1), facing: E, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 13);
+    let mark = b.log.len();
+    submit(
+        &mut b,
+        "A",
+        Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec!["power_strike".into()] },
+    );
+    assert!(events(&b, mark).iter().any(|e| matches!(e, Event::AttackDeclared { dice: 7, .. })), "Might 4 + 3");
+    assert_eq!(b.fighter(0).ap, 1);
+    let bad =
+        Command::Attack { weapon: "fist".into(), target: Target::Creature(1), additives: vec!["quick_step".into()] };
+    assert_eq!(b.check(0, &bad).unwrap_err().rule, "TIME-16");
+}
