@@ -95,24 +95,47 @@ pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> 
             .filter_map(|w| {
                 let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
                 battle.check(me, &cmd).ok()?;
-                let dice = w.weapon.dice.attribute.map_or(0, |a| f.attrs.dice(a) / w.weapon.dice.div.max(1))
-                    + w.weapon.dice.plus;
+                let dice = battle.attack_dice(me, &w.key, e)?;
                 let prot = w.weapon.damage.map_or(0, |k| t.protection.against(k));
-                Some((expected_damage(dice, w.weapon.segments, prot, 0), cmd))
+                // DICE-4: an attack of no dice scores nothing; don't waste AP on it.
+                let value = expected_damage(dice, w.weapon.segments, prot, 0);
+                (value > 0.0).then_some((value, cmd))
             })
             .max_by(|a, b| a.0.total_cmp(&b.0));
         if let Some((_, cmd)) = best {
             return cmd;
         }
     }
-    // Move toward the nearest enemy, facing it.
-    if let Some(&target) = enemies.first()
-        && f.ap >= 1
-        && let Some(cmd) = approach(battle, me, battle.fighter(target).footprint())
-    {
-        return cmd;
+    // Move toward the nearest enemy, facing it; with none in sight, toward where one was last
+    // seen, else toward the middle of the map.
+    if f.ap >= 1 {
+        if let Some(goal) = hunting_goal(battle, me, &enemies)
+            && let Some(cmd) = approach(battle, me, goal)
+        {
+            return cmd;
+        }
     }
     Command::EndTurn
+}
+
+/// Where to go: the nearest perceived enemy, else the nearest remembered sighting, else the
+/// centre of the map.
+pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> Option<Footprint> {
+    let f = battle.fighter(me);
+    if let Some(&e) = enemies.first() {
+        return Some(battle.fighter(e).footprint());
+    }
+    let remembered = battle
+        .creatures
+        .iter()
+        .filter(|o| battle.hostile(me, o.id))
+        .filter_map(|o| battle.last_seen(f.side, o.id))
+        .min_by_key(|p| (footprint_distance(f.footprint(), Footprint::single(*p)), *p));
+    if let Some(p) = remembered {
+        return Some(Footprint::single(p));
+    }
+    let centre = Footprint::single(Pos::new(battle.map.width() / 2, battle.map.height() / 2));
+    (footprint_distance(f.footprint(), centre) > 2).then_some(centre)
 }
 
 /// One move that brings the creature closest to `goal`, ending facing it; None if no move helps.

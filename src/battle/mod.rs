@@ -199,10 +199,43 @@ fn sync_tokens(mut commands: Commands, battle: Option<Res<ActiveBattle>>, mut to
 }
 
 /// A battle app with no window: `MinimalPlugins`, the battle and the AI.
+///
+/// Its schedules run on the single-threaded executor: a headless battle makes one decision a
+/// frame over a handful of small systems, and handing those to the thread pool every frame cost
+/// ~30× the battle itself (measured in `benches/battle.rs`).
 pub fn headless_app(battle: ActiveBattle) -> App {
+    use bevy::app::{Main, MainScheduleOrder};
+    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
     let mut app = App::new();
     app.add_plugins(MinimalPlugins).add_plugins((plugin, crate::ai::plugin)).insert_resource(battle);
+    let order = app.world().resource::<MainScheduleOrder>();
+    let labels: Vec<_> = order.labels.iter().chain(&order.startup_labels).copied().chain([Main.intern()]).collect();
+    for label in labels {
+        app.edit_schedule(label, |s| {
+            s.set_executor(SingleThreadedExecutor::new());
+        });
+    }
     app
+}
+
+/// Play a battle to the end without the ECS, asking `decide` for every decision. For AI
+/// look-ahead and benchmarks; returns the number of commands that were rejected.
+pub fn play_direct(
+    battle: &mut Battle,
+    mut decide: impl FnMut(&Battle, CreatureId, Option<WindowKind>) -> Command,
+    max_decisions: usize,
+) -> usize {
+    let mut rejected = 0;
+    for _ in 0..max_decisions {
+        let Some((c, w)) = battle.awaiting() else { break };
+        let command = decide(battle, c, w);
+        if battle.submit(c, command).is_err() {
+            rejected += 1;
+            let fallback = if w.is_some() { Command::Pass } else { Command::EndTurn };
+            let _ = battle.submit(c, fallback);
+        }
+    }
+    rejected
 }
 
 /// Run frames until the battle ends or waits for a person. Returns the frames run.

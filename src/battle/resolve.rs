@@ -30,6 +30,8 @@ pub(super) struct TargetRun {
     pub damage: i32,
     pub hit: bool,
     pub told_undefendable: bool,
+    /// FLOW-7: the target was unconscious when the attack was declared.
+    pub coup_de_grace: bool,
 }
 
 /// An attack between declaration and its last segment.
@@ -81,6 +83,15 @@ impl Battle {
         let f = self.flow.as_ref()?;
         let pts = f.pending_points?;
         Some((pts, pts - f.targets.get(f.idx)?.protection))
+    }
+
+    /// The dice `attacker` would roll with `weapon` against creature `target` now, or None if
+    /// the attack is not possible.
+    pub fn attack_dice(&self, attacker: CreatureId, weapon: &str, target: CreatureId) -> Option<i32> {
+        let f = &self.creatures[attacker as usize];
+        let w = f.weapon(weapon)?;
+        let modifier = self.reach_target(attacker, target, w).ok()?;
+        Some(self.base_attack_dice(f, w, 0) + modifier)
     }
 
     /// Check, then execute. A rejected command changes nothing but the log.
@@ -420,6 +431,7 @@ impl Battle {
                     damage: 0,
                     hit: false,
                     told_undefendable: false,
+                    coup_de_grace: tf.attrs.is_unconscious(),
                 }
             })
             .collect();
@@ -991,9 +1003,16 @@ impl Battle {
         let flow = *self.flow.take().expect("flow");
         let attacker = flow.attacker;
         let mut struck = Vec::new();
+        let mut coups = Vec::new();
         for run in &flow.targets {
             if run.hit && self.hostile(attacker, run.id) {
                 self.creatures[run.id as usize].hit_this_round = true;
+            }
+            // FLOW-7 (Engine decision: attacking a creature that is already unconscious is the
+            // declaration): any hit kills it.
+            if run.hit && self.ruleset.coup_de_grace && run.coup_de_grace {
+                coups.push(run.id);
+                continue;
             }
             if run.damage <= 0 {
                 continue;
@@ -1013,6 +1032,16 @@ impl Battle {
             struck.push(run.id);
         }
         self.check_unconscious(&struck);
+        for id in coups {
+            if self.creatures[id as usize].is_active() {
+                let before = self.side_knowledge();
+                self.creatures[id as usize].presence = Presence::Dead;
+                let all = self.all_sides();
+                self.log_to(Event::Died { creature: id }, all);
+                self.refresh_perception_of(id);
+                self.emit_perception_changes(&before);
+            }
+        }
         self.phase = Phase::Turn(attacker);
         self.check_victory(false);
         // An attack completed at the start of a turn (long-term) leaves the turn to continue;

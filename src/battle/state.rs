@@ -144,6 +144,9 @@ pub struct Battle {
     pub(super) perceives: Vec<bool>,
     pub(super) chain: u32,
     pub(super) flow: Option<Box<super::resolve::AttackFlow>>,
+    /// last_seen[side * n + creature]: where that side last perceived it (its own knowledge,
+    /// for the AI to hunt by); forgotten once a member stands next to the spot and sees nothing.
+    pub(super) last_seen: Vec<Option<Pos>>,
 }
 
 /// Why a level cannot become a battle.
@@ -268,6 +271,7 @@ impl Battle {
             perceives: vec![false; n * n],
             chain: 0,
             flow: None,
+            last_seen: vec![None; n * l.sides.len()],
         };
         battle.start();
         Ok(battle)
@@ -442,9 +446,31 @@ impl Battle {
         k
     }
 
-    /// Log Spotted / LostSight for enemies each side gained or lost (own creatures excluded).
+    /// Where `side` last perceived `creature`, if it still believes it is there.
+    pub fn last_seen(&self, side: usize, creature: CreatureId) -> Option<Pos> {
+        self.last_seen[side * self.n() + creature as usize]
+    }
+
+    /// Log Spotted / LostSight for enemies each side gained or lost (own creatures excluded),
+    /// and update each side's memory of where it saw them.
     pub(super) fn emit_perception_changes(&mut self, before: &[bool]) {
         let after = self.side_knowledge();
+        let n = self.n();
+        for s in 0..self.sides.len() {
+            for t in 0..n {
+                let slot = s * n + t;
+                if after[slot] {
+                    self.last_seen[slot] = Some(self.creatures[t].origin);
+                } else if let Some(p) = self.last_seen[slot] {
+                    let looked = self.creatures.iter().any(|m| {
+                        m.side == s && m.can_act() && footprint_distance(m.footprint(), Footprint::single(p)) <= 1
+                    });
+                    if looked || !self.creatures[t].is_active() {
+                        self.last_seen[slot] = None;
+                    }
+                }
+            }
+        }
         for s in 0..self.sides.len() {
             for t in 0..self.n() {
                 if self.creatures[t].side == s {
