@@ -108,12 +108,11 @@ pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> 
     }
     // Move toward the nearest enemy, facing it; with none in sight, toward where one was last
     // seen, else toward the middle of the map.
-    if f.ap >= 1 {
-        if let Some(goal) = hunting_goal(battle, me, &enemies)
-            && let Some(cmd) = approach(battle, me, goal)
-        {
-            return cmd;
-        }
+    if f.ap >= 1
+        && let Some(goal) = hunting_goal(battle, me, &enemies)
+        && let Some(cmd) = approach(battle, me, goal)
+    {
+        return cmd;
     }
     Command::EndTurn
 }
