@@ -82,7 +82,7 @@ pub struct CreatureToken {
 }
 
 #[derive(Component, Clone, Copy, Debug, PartialEq)]
-pub struct GridPlacement {
+pub struct OnGrid {
     pub origin: Pos,
     pub size: Size,
 }
@@ -161,13 +161,7 @@ fn publish_events(
 type TokenQuery<'w, 's> = Query<
     'w,
     's,
-    (
-        &'static CreatureToken,
-        &'static mut GridPlacement,
-        &'static mut Heading,
-        &'static mut Stance,
-        &'static mut Vitals,
-    ),
+    (&'static CreatureToken, &'static mut OnGrid, &'static mut Heading, &'static mut Stance, &'static mut Vitals),
 >;
 
 fn sync_tokens(mut commands: Commands, battle: Option<Res<ActiveBattle>>, mut tokens: TokenQuery) {
@@ -179,7 +173,7 @@ fn sync_tokens(mut commands: Commands, battle: Option<Res<ActiveBattle>>, mut to
     for (token, mut place, mut heading, mut stance, mut vitals) in &mut tokens {
         let Some(f) = battle.battle.creatures.get(token.id as usize) else { continue };
         seen[token.id as usize] = true;
-        place.set_if_neq(GridPlacement { origin: f.origin, size: f.size });
+        place.set_if_neq(OnGrid { origin: f.origin, size: f.size });
         heading.set_if_neq(Heading(f.facing));
         stance.set_if_neq(Stance(f.posture));
         vitals.set_if_neq(Vitals { attrs: f.attrs, ap: f.ap, max_ap: f.max_ap, presence: f.presence });
@@ -189,7 +183,7 @@ fn sync_tokens(mut commands: Commands, battle: Option<Res<ActiveBattle>>, mut to
             commands.spawn((
                 Name::new(f.name.clone()),
                 CreatureToken { id: f.id, side: f.side },
-                GridPlacement { origin: f.origin, size: f.size },
+                OnGrid { origin: f.origin, size: f.size },
                 Heading(f.facing),
                 Stance(f.posture),
                 Vitals { attrs: f.attrs, ap: f.ap, max_ap: f.max_ap, presence: f.presence },

@@ -183,10 +183,18 @@ impl Locator<'_> {
         let start = self.source.find("creatures")?;
         find_nth(self.source, "name:", start, index)
     }
+    /// Where `field:` is written inside the `index`-th creature entry (a whole word, so `at`
+    /// does not match inside `template`), else the entry itself.
     fn creature_field(&self, index: usize, field: &str) -> Option<usize> {
         let start = self.creature(index)?;
         let end = self.creature(index + 1).unwrap_or(self.source.len());
-        self.source[start..end].find(field).map(|i| start + i).or(Some(start))
+        let text = &self.source[start..end];
+        let key = format!("{field}:");
+        let found = text
+            .match_indices(&key)
+            .map(|(i, _)| i)
+            .find(|&i| text[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_')));
+        Some(found.map_or(start, |i| start + i))
     }
 }
 
@@ -210,7 +218,7 @@ pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<
         file: file.to_string(),
         line: e.span.start.line,
         column: e.span.start.col,
-        message: e.code.to_string(),
+        message: format!("RON syntax: {}", e.code),
     })?;
     let map = build_map(&level, &loc)?;
     validate_sides_and_victory(&level, &loc)?;

@@ -1,0 +1,177 @@
+//! The headless commands as a user runs them: check, run, replay, sim, and the default with no
+//! display.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_meshal-tactics"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn run(args: &[&str]) -> Output {
+    bin().args(args).output().expect("binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meshal-battle-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn every_shipped_level_checks() {
+    let mut args = vec!["check".to_string()];
+    let mut n = 0;
+    for e in std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels")).unwrap() {
+        let p = e.unwrap().path();
+        if p.to_string_lossy().ends_with(".level.ron") {
+            args.push(p.to_string_lossy().into_owned());
+            n += 1;
+        }
+    }
+    assert!(n >= 5, "at least five playable levels");
+    let out = bin().args(&args).output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout).lines().filter(|l| l.starts_with("ok")).count(), n);
+}
+
+#[test]
+fn check_rejects_broken_levels_precisely() {
+    let cases = [
+        ("unknown_character", "7:17: unknown terrain character 'Q'"),
+        ("unknown_creature", "30:31: creature \"Red Duelist\": unknown compendium entry \"dragon\""),
+        ("overlapping", "30:71: creature \"Red Duelist\" overlaps \"Red Fighter\" at 9,4"),
+        ("on_a_wall", "27:73: creature \"Blue Fighter\" stands on wall at 0,4"),
+        ("syntax_error", "14:14: RON syntax"),
+        ("ragged_row", "7:10: map row 3 has 13 columns; the first row has 12"),
+        ("too_large", "4:5: map is 300×8; it must be 1×1 to 256×256"),
+        ("unknown_side", "29:58: creature \"Red Fighter\": unknown side \"Green\""),
+    ];
+    for (name, want) in cases {
+        let file = format!("tests/fixtures/broken/{name}.level.ron");
+        let before = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(&file)).unwrap();
+        let out = run(&["check", &file]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = text(&out.stderr);
+        assert!(err.contains(&format!("{file}:{want}")), "{name}: {err}");
+        let after = std::fs::read(Path::new(env!("CARGO_MANIFEST_DIR")).join(&file)).unwrap();
+        assert_eq!(before, after, "checking never touches the file");
+    }
+    let out = run(&["check", "no/such.level.ron"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no/such.level.ron:1:1: cannot read"));
+}
+
+#[test]
+fn same_level_seed_and_commands_give_the_same_log_byte_for_byte() {
+    let (a, b, c) = (scratch("a.jsonl"), scratch("b.jsonl"), scratch("c.jsonl"));
+    for (p, seed) in [(&a, "11"), (&b, "11"), (&c, "12")] {
+        let out = run(&["run", "levels/skirmish.level.ron", "--seed", seed, "--log", p.to_str().unwrap(), "--quiet"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let (a, b, c) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap(), std::fs::read(c).unwrap());
+    assert!(a.len() > 10_000);
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+}
+
+#[test]
+fn replay_verifies_and_reports_the_first_divergence() {
+    let log = scratch("replay.jsonl");
+    let out = run(&["run", "levels/duel.level.ron", "--seed", "3", "--log", log.to_str().unwrap(), "--quiet"]);
+    assert_eq!(out.status.code(), Some(0));
+    let out = run(&["replay", log.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).starts_with("replay ok:"));
+
+    // Change one die in the middle of the log: the replay must point at exactly that event.
+    let original = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = original.lines().collect();
+    let at = lines.iter().position(|l| l.contains("\"Rolled\"") && l.contains("\"faces\":[")).unwrap();
+    let tampered_line = lines[at].replacen("\"faces\":[", "\"faces\":[9,", 1);
+    let mut tampered: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    tampered[at] = tampered_line;
+    let bad = scratch("tampered.jsonl");
+    std::fs::write(&bad, tampered.join("\n")).unwrap();
+    let out = run(&["replay", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(&format!("replay diverges at event {at}")), "{}", text(&out.stderr));
+
+    let junk = scratch("junk.jsonl");
+    std::fs::write(&junk, "not json\n").unwrap();
+    let out = run(&["replay", junk.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("junk.jsonl:1: not a log entry"));
+}
+
+// RULES: TIME-7, ATK-11 — a scripted side plays exactly its script; its log shows the commands
+// and the engine's answers.
+#[test]
+fn run_with_a_command_script() {
+    let script = scratch("script.ron");
+    std::fs::write(
+        &script,
+        r#"[
+            (actor: "Blue Fighter", command: Face(facing: N)),
+            (actor: "Blue Fighter", command: Attack(weapon: "sword", target: Creature(2), additives: [])),
+            (actor: "Blue Fighter", command: EndTurn),
+        ]"#,
+    )
+    .unwrap();
+    let log = scratch("script.jsonl");
+    let out = run(&[
+        "run",
+        "levels/duel.level.ron",
+        "--seed",
+        "4",
+        "--commands",
+        script.to_str().unwrap(),
+        "--log",
+        log.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let log = std::fs::read_to_string(log).unwrap();
+    assert!(log.contains(r#"{"CommandAccepted":{"creature":0,"command":{"Face":{"facing":"N"}}}}"#));
+    // The sword cannot reach across the field: rejected with its rule, nothing changed.
+    assert!(log.contains(r#""rule":"ATK-4""#), "the out-of-reach attack is rejected");
+    let bad = scratch("bad_script.ron");
+    std::fs::write(&bad, r#"[(actor: "Nobody", command: EndTurn)]"#).unwrap();
+    let out = run(&["run", "levels/duel.level.ron", "--commands", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("unknown creature \"Nobody\""));
+}
+
+#[test]
+fn sim_json_has_the_documented_fields() {
+    let out = run(&["sim", "levels/duel.level.ron", "--runs", "40", "--seed", "5", "--jobs", "2", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(v["runs"], 40);
+    let wins = v["wins"]["Blue"].as_u64().unwrap() + v["wins"]["Red"].as_u64().unwrap();
+    assert_eq!(wins + v["draws"].as_u64().unwrap(), 40);
+    assert!(v["rounds_mean"].as_f64().unwrap() >= 1.0);
+    assert_eq!(v["intensity"], "Rival");
+    assert_eq!(v["ai_rejections"], 0);
+    // The same seeds give the same result with one job or two.
+    let one = run(&["sim", "levels/duel.level.ron", "--runs", "40", "--seed", "5", "--jobs", "1", "--json"]);
+    let v1: serde_json::Value = serde_json::from_str(&text(&one.stdout)).unwrap();
+    assert_eq!(v1["wins"], v["wins"]);
+    assert_eq!(v1["rounds_mean"], v["rounds_mean"]);
+}
+
+#[test]
+fn default_run_without_display_falls_back_to_a_headless_report() {
+    let out = bin().env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY").output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("no display found"));
+    let report = text(&out.stdout);
+    assert!(report.contains("Skirmish at the Quarry"));
+    assert!(report.contains("Battle over:"));
+    assert!(report.contains("Standing at the end:"));
+}

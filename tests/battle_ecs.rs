@@ -1,0 +1,144 @@
+//! The battle as a Bevy plugin under MinimalPlugins: messages in, messages out, entities that
+//! mirror the state, and a human side that makes the battle wait.
+
+use bevy::prelude::*;
+use meshal_tactics::battle::*;
+use meshal_tactics::battle::{Command, Event, OnGrid};
+use meshal_tactics::level::{builtin_compendium, parse_level};
+use meshal_tactics::rules::facing::Facing;
+
+#[derive(Resource, Default)]
+struct Seen(Vec<LogEntry>);
+
+fn collect(mut seen: ResMut<Seen>, mut events: MessageReader<BattleEvent>) {
+    seen.0.extend(events.read().map(|e| e.0.clone()));
+}
+
+fn app(human_side: Option<usize>) -> App {
+    let level = parse_level("duel", include_str!("../levels/duel.level.ron"), builtin_compendium()).unwrap();
+    let battle = Battle::new(&level, builtin_compendium(), 21).unwrap();
+    let mut controllers = vec![Controller::Ai; battle.sides.len()];
+    if let Some(s) = human_side {
+        controllers[s] = Controller::Human;
+    }
+    let mut app = headless_app(ActiveBattle { battle, controllers });
+    app.init_resource::<Seen>().add_systems(Update, collect.after(BattleSystems::Publish));
+    app
+}
+
+// RULES: TIME-7 — a creature whose side has a human player waits for input; the AI answers for
+// the others (their turns and reaction windows).
+#[test]
+fn a_human_side_waits_and_commands_arrive_as_messages() {
+    let mut app = app(Some(0));
+    run_until_input(&mut app, 10_000);
+    let (creature, window) = {
+        let b = app.world().resource::<ActiveBattle>();
+        assert!(b.battle.outcome().is_none());
+        b.awaiting_from(Controller::Human).expect("waiting for the human")
+    };
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.fighter(creature).side, 0);
+    // Nothing moves while the human thinks.
+    let len = app.world().resource::<ActiveBattle>().battle.log.len();
+    for _ in 0..5 {
+        app.update();
+    }
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.log.len(), len);
+    // Answer through the message, exactly as the client will.
+    let command = match window {
+        None => Command::Face { facing: Facing::S },
+        Some(_) => Command::Pass,
+    };
+    app.world_mut().write_message(IssueCommand { creature, command: command.clone() });
+    app.update();
+    let b = app.world().resource::<ActiveBattle>();
+    assert!(matches!(&b.battle.log[len].event, Event::CommandAccepted { command: c, .. } if *c == command));
+    // Every log entry went out as a BattleEvent message, in order.
+    let seen = &app.world().resource::<Seen>().0;
+    assert_eq!(seen.len(), b.battle.log.len());
+    assert!(seen.iter().zip(&b.battle.log).all(|(a, b)| a == b));
+}
+
+#[test]
+fn entities_mirror_the_battle() {
+    let mut app = app(None);
+    run_until_input(&mut app, 100_000);
+    let b = app.world().resource::<ActiveBattle>().battle.clone();
+    assert!(b.outcome().is_some(), "AI against AI plays to the end");
+    let mut q = app.world_mut().query::<(&CreatureToken, &OnGrid, &Heading, &Stance, &Vitals)>();
+    let mut n = 0;
+    for (token, place, heading, stance, vitals) in q.iter(app.world()) {
+        let f = b.fighter(token.id);
+        assert_eq!(place.origin, f.origin);
+        assert_eq!(heading.0, f.facing);
+        assert_eq!(stance.0, f.posture);
+        assert_eq!(vitals.attrs, f.attrs);
+        assert_eq!(vitals.presence, f.presence);
+        n += 1;
+    }
+    assert_eq!(n, b.creatures.len());
+    assert_eq!(app.world().resource::<Rejections>().ai, 0, "the AI never issues a rejected command");
+}
+
+// RULES: PERC-E2 — events carry the sides that may see them: a side's log never shows a
+// creature it does not perceive moving.
+#[test]
+fn a_sides_log_never_leaks_unseen_moves() {
+    let level = parse_level("dark", include_str!("../levels/darkness.level.ron"), builtin_compendium()).unwrap();
+    for seed in 0..20 {
+        let mut b = Battle::new(&level, builtin_compendium(), seed).unwrap();
+        play_direct(&mut b, meshal_tactics::ai::decide, 100_000);
+        for side in ["Blue", "Red"] {
+            let s = b.sides.iter().position(|x| x.name == side).unwrap();
+            for e in b.log_for_side(side) {
+                if let Event::Moved { creature, .. } = e.event {
+                    // Either its own creature, or one the side perceived before or after the move.
+                    let own = b.fighter(creature).side == s;
+                    assert!(own || e.visible_to.iter().any(|v| v == side));
+                }
+            }
+            // Hidden-roll events (searches) only ever go to the searcher's side.
+            for e in &b.log {
+                if let Event::Searched { creature, .. } = e.event {
+                    assert_eq!(e.visible_to, [b.sides[b.fighter(creature).side].name.clone()]);
+                }
+            }
+        }
+    }
+}
+
+// RULES: PERC-E2, PERC-E5 — a move out of sight and out of earshot is in the mover's side's log
+// only; the other side's log shows where it lost sight, nothing more.
+#[test]
+fn a_move_behind_a_wall_far_away_is_private() {
+    let text = r#"(
+        name: "Private",
+        map: [
+            "WWWWWWWWWWWWWWWWWWWWWWWWW",
+            "W.......................W",
+            "W.WWWWWWWWWWWWWWWWWWWWW.W",
+            "W.......................W",
+            "WWWWWWWWWWWWWWWWWWWWWWWWW",
+        ],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "Blue"), (name: "Red")],
+        creatures: [
+            (name: "Mover", template: "human_fighter", side: "Blue", at: (3, 1), facing: E, overrides: (activeness: Some(10))),
+            (name: "Watcher", template: "human_fighter", side: "Red", at: (22, 3), facing: W, overrides: (activeness: Some(1))),
+        ],
+    )"#;
+    let level = parse_level("private", text, builtin_compendium()).unwrap();
+    let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+    assert!(!b.perceives(1, 0));
+    let mark = b.log.len();
+    let path = vec![
+        meshal_tactics::rules::grid::Pos::new(3, 1),
+        meshal_tactics::rules::grid::Pos::new(4, 1),
+        meshal_tactics::rules::grid::Pos::new(5, 1),
+    ];
+    b.submit(0, Command::Move { path, sprint: false, face: None }).unwrap();
+    let moved = b.log[mark..].iter().find(|e| matches!(e.event, Event::Moved { .. })).unwrap();
+    assert_eq!(moved.visible_to, ["Blue"]);
+    assert_eq!(b.log_for_side("Red").filter(|e| matches!(e.event, Event::Moved { .. })).count(), 0);
+}
