@@ -151,6 +151,9 @@ fn face_4_rear_attack_is_undefendable_front_attack_is_not() {
     let mut b = battle(&front, 3);
     let mark = b.log.len();
     submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
+    // B (a fighter with Riposte) is first asked at declaration; it declines.
+    assert_eq!(b.awaiting(), Some((1, Some(WindowKind::BeforeAttack))));
+    submit(&mut b, "B", Command::Pass);
     assert_eq!(b.awaiting(), Some((1, Some(WindowKind::Defense))));
     let (pts, after) = b.pending_segment().unwrap();
     assert_eq!(after, pts - 1, "leather: protection 1");
@@ -485,4 +488,160 @@ fn time_16_additive_power_strike() {
     let bad =
         Command::Attack { weapon: "fist".into(), target: Target::Creature(1), additives: vec!["quick_step".into()] };
     assert_eq!(b.check(0, &bad).unwrap_err().rule, "TIME-16");
+}
+
+/// Random commands, legal or absurd, from anyone: never a panic, and a rejection never changes
+/// anything but the log.
+#[test]
+fn random_commands_never_panic_and_rejections_change_nothing() {
+    use meshal_tactics::rules::creature::Attribute;
+    use meshal_tactics::rules::posture::Posture;
+    use rand::{RngExt, SeedableRng};
+    let level = parse_level("skirmish", include_str!("../levels/skirmish.level.ron"), builtin_compendium()).unwrap();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let weapons = ["sword", "bow", "fireball", "whip", "nothing", "aimed_shot", "blunderbuss", "dagger"];
+    for seed in 0..20 {
+        let mut b = Battle::new(&level, builtin_compendium(), seed).unwrap();
+        for _ in 0..1500 {
+            if b.outcome().is_some() {
+                break;
+            }
+            let n = b.creatures.len() as u32;
+            let who = if rng.random_bool(0.8) { b.awaiting().unwrap().0 } else { rng.random_range(0..n + 3) };
+            let pos = |r: &mut rand_chacha::ChaCha8Rng| {
+                if r.random_bool(0.05) {
+                    Pos::new(r.random_range(i32::MIN..i32::MAX), r.random_range(i32::MIN..i32::MAX))
+                } else {
+                    Pos::new(r.random_range(-2..30), r.random_range(-2..20))
+                }
+            };
+            let cmd = match rng.random_range(0..13) {
+                0 => {
+                    let start = b.creatures.get(who as usize).map_or(Pos::new(0, 0), |c| c.origin);
+                    let mut path = vec![start];
+                    for _ in 0..rng.random_range(0..5) {
+                        let last = *path.last().unwrap();
+                        path.push(last.offset(rng.random_range(-1..=1), rng.random_range(-1..=1)));
+                    }
+                    if rng.random_bool(0.1) {
+                        path.push(pos(&mut rng));
+                    }
+                    Command::Move {
+                        path,
+                        sprint: rng.random_bool(0.3),
+                        face: Some(Facing::ALL[rng.random_range(0..8)]),
+                    }
+                }
+                1 => Command::Face { facing: Facing::ALL[rng.random_range(0..8)] },
+                2 => Command::ChangePosture { posture: Posture::ALL[rng.random_range(0..5)] },
+                3 | 4 => Command::Attack {
+                    weapon: weapons[rng.random_range(0..weapons.len())].into(),
+                    target: match rng.random_range(0..3) {
+                        0 => Target::Creature(rng.random_range(0..n + 2)),
+                        1 => Target::Square(pos(&mut rng)),
+                        _ => Target::Toward(Facing::ALL[rng.random_range(0..8)]),
+                    },
+                    additives: if rng.random_bool(0.2) { vec!["power_strike".into()] } else { vec![] },
+                },
+                5 => Command::Defend {
+                    defense: [None, Some(Defense::Block), Some(Defense::Dodge), Some(Defense::Resist)]
+                        [rng.random_range(0..4)],
+                },
+                6 => Command::QuickStep { to: pos(&mut rng), face: None },
+                7 => Command::Search { at: pos(&mut rng) },
+                8 => Command::Hide,
+                9 => Command::Flee,
+                10 => Command::SetAllocation { order: vec![Attribute::Spirit, Attribute::Might] },
+                11 => Command::Delay { after: rng.random_range(0..n + 2) },
+                _ => {
+                    if rng.random_bool(0.5) {
+                        Command::EndTurn
+                    } else {
+                        Command::Pass
+                    }
+                }
+            };
+            let snapshot = (
+                b.phase.clone(),
+                b.round,
+                b.turn,
+                b.creatures.iter().map(|c| (c.origin, c.ap, c.attrs, c.facing, c.posture)).collect::<Vec<_>>(),
+            );
+            let len = b.log.len();
+            if b.submit(who, cmd).is_err() {
+                let now = (
+                    b.phase.clone(),
+                    b.round,
+                    b.turn,
+                    b.creatures.iter().map(|c| (c.origin, c.ap, c.attrs, c.facing, c.posture)).collect::<Vec<_>>(),
+                );
+                assert_eq!(snapshot, now, "a rejection changed the battle");
+                assert_eq!(b.log.len(), len + 1, "a rejection adds exactly its own log entry");
+            }
+        }
+    }
+}
+
+// RULES: TIME-13, TIME-E6, TIME-15 — a simultaneous counter-attack: both attacks resolve before
+// any damage lands, so the countering creature strikes even though the attack fells it; having
+// reacted, it cannot also defend, while the attacker may defend the counter.
+#[test]
+fn time_13_simultaneous_counter_attack() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10), might: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (3, 1), facing: W, overrides: (activeness: Some(1), might: Some(3)))"#,
+        "",
+    );
+    let mut b = battle(&text, 14);
+    let mark = b.log.len();
+    submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
+    assert_eq!(b.awaiting(), Some((1, Some(WindowKind::BeforeAttack))));
+    let bow = Command::CounterAttack { weapon: "bow".into() };
+    assert_eq!(b.check(1, &bow).unwrap_err().rule, "ATK-1", "B carries no bow");
+    submit(&mut b, "B", Command::CounterAttack { weapon: "sword".into() });
+    // A may defend the counter: answer without defending.
+    while let Some((who, Some(WindowKind::Defense))) = b.awaiting() {
+        assert_eq!(who, 0, "only A is asked: B already reacted in this chain");
+        submit(&mut b, "A", Command::Defend { defense: None });
+    }
+    let ev = events(&b, mark);
+    let pos = |f: &dyn Fn(&Event) -> bool| ev.iter().position(|e| f(e));
+    let counter = pos(&|e| matches!(e, Event::CounterAttackDeclared { creature: 1, .. })).unwrap();
+    let a_seg = pos(&|e| matches!(e, Event::SegmentResolved { attacker: 0, .. })).unwrap();
+    let b_seg = pos(&|e| matches!(e, Event::SegmentResolved { attacker: 1, .. })).unwrap();
+    let first_damage = pos(&|e| matches!(e, Event::Damaged { .. })).unwrap();
+    let fall = pos(&|e| matches!(e, Event::Unconscious { creature: 1 })).expect("30 dice fell B");
+    assert!(counter < a_seg && a_seg < b_seg, "attack, then its simultaneous counter");
+    assert!(b_seg < first_damage && first_damage < fall, "all damage after both attacks, then the fall");
+    assert!(ev.iter().any(|e| matches!(e, Event::Undefendable { target: 1, reason } if reason.contains("TIME-15"))));
+    assert_eq!(b.fighter(1).ap, 2, "the counter cost B 1 AP");
+    if let Event::SegmentResolved { hit: true, damage, .. } = ev[b_seg] {
+        assert!(b.fighter(0).attrs.dice(meshal_tactics::rules::creature::Attribute::Might) == 30 - damage);
+    }
+}
+
+// RULES: TIME-D4 — delaying (001's Defer, as an engine decision): once a round, before spending
+// AP, a creature moves its slot to after one still to act, and takes its turn there.
+#[test]
+fn delay_moves_the_slot() {
+    let text = level(
+        &["WWWWWWWWWWWW", "W..........W", "W..........W", "WWWWWWWWWWWW"],
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), overrides: (activeness: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (10, 1), overrides: (activeness: Some(10))),
+           (name: "C", template: "human_fighter", side: "Red", at: (10, 2), overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 15);
+    assert_eq!(b.order, [0, 1, 2]);
+    submit(&mut b, "A", Command::Face { facing: Facing::E });
+    submit(&mut b, "A", Command::Delay { after: 1 });
+    assert_eq!(b.order, [1, 0, 2]);
+    assert_eq!(turn_of(&b), "B");
+    submit(&mut b, "B", Command::EndTurn);
+    assert_eq!(turn_of(&b), "A", "A acts in its new slot, this round");
+    assert_eq!(b.round, 1);
+    assert_eq!(b.check(0, &Command::Delay { after: 2 }).unwrap_err().rule, "TIME-D4", "once a round");
+    submit(&mut b, "A", Command::Move { path: vec![Pos::new(1, 1), Pos::new(2, 1)], sprint: false, face: None });
+    assert_eq!(b.check(0, &Command::Delay { after: 2 }).unwrap_err().rule, "TIME-D4");
 }

@@ -72,6 +72,12 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             WindowKind::BeforeAttack => format!("    {} may react before the attack", name(b, *creature)),
             WindowKind::Defense => return None,
         },
+        Event::Delayed { creature, after } => {
+            format!("  {} delays until after {}", name(b, *creature), name(b, *after))
+        }
+        Event::CounterAttackDeclared { creature, weapon, against } => {
+            format!("    {} counter-attacks {} with {weapon}", name(b, *creature), name(b, *against))
+        }
         Event::QuickStepped { creature, to } => format!("    {} quick-steps to {to}", name(b, *creature)),
         Event::AttackCancelled { attacker, refunded_ap, reason } => {
             format!("    the attack is cancelled ({reason}); {} gets {refunded_ap} AP back", name(b, *attacker))

@@ -48,6 +48,10 @@ pub struct AttackFlow {
     pub(super) pending_points: Option<i32>,
     pub(super) ap_paid: i32,
     pub(super) chain: u32,
+    /// Whose turn it is (the declaring attacker of the chain).
+    pub(super) owner: CreatureId,
+    /// TIME-13: a simultaneous counter-attack, resolved after this flow's segments.
+    pub(super) counter: Option<Box<AttackFlow>>,
 }
 
 /// A checked command, ready to execute.
@@ -59,12 +63,14 @@ enum Plan {
     LongTerm { weapon: String, target: Target, additives: Vec<String>, cost: i32 },
     Defend(Option<Defense>),
     QuickStep { to: Pos, face: Option<crate::rules::facing::Facing>, ap: i32 },
+    Counter(Box<AttackFlow>, i32),
     PassBefore,
     Search(Pos),
     Hide(i64),
     Flee,
     Abort,
     Allocation(Vec<Attribute>),
+    Delay(CreatureId),
     EndTurn,
 }
 
@@ -129,6 +135,18 @@ impl Battle {
 
     fn plan(&self, id: CreatureId, command: &Command) -> Result<Plan, Rejection> {
         let me = &self.creatures[id as usize];
+        // Absurd coordinates are refused before any arithmetic can overflow on them.
+        let far = |p: &Pos| p.x.abs() > 100_000 || p.y.abs() > 100_000;
+        let wild = match command {
+            Command::Move { path, .. } => path.iter().any(far),
+            Command::QuickStep { to, .. } => far(to),
+            Command::Search { at } => far(at),
+            Command::Attack { target: Target::Square(p), .. } => far(p),
+            _ => false,
+        };
+        if wild {
+            return reject("SPACE-1", "a square in the command lies far off the map");
+        }
         match &self.phase {
             Phase::Over(_) => return reject("FLOW-E3", "the battle is over"),
             Phase::Window { creature, kind, .. } => {
@@ -140,6 +158,7 @@ impl Battle {
                     (WindowKind::Defense, Command::Defend { defense }) => self.plan_defend(id, *defense),
                     (WindowKind::Defense, Command::Pass) => Ok(Plan::Defend(None)),
                     (WindowKind::BeforeAttack, Command::QuickStep { to, face }) => self.plan_quick_step(id, *to, *face),
+                    (WindowKind::BeforeAttack, Command::CounterAttack { weapon }) => self.plan_counter(id, weapon),
                     (WindowKind::BeforeAttack, Command::Pass | Command::Defend { defense: None }) => {
                         Ok(Plan::PassBefore)
                     }
@@ -198,7 +217,7 @@ impl Battle {
                 Ok(Plan::Posture(*posture, cost))
             }
             Command::Attack { weapon, target, additives } => self.plan_attack(id, weapon, target, additives, false),
-            Command::Defend { .. } | Command::QuickStep { .. } | Command::Pass => {
+            Command::Defend { .. } | Command::QuickStep { .. } | Command::CounterAttack { .. } | Command::Pass => {
                 reject("TIME-12", "no reaction window is open")
             }
             Command::Search { at } => {
@@ -251,6 +270,23 @@ impl Battle {
                 }
                 Ok(Plan::Allocation(order.clone()))
             }
+            Command::Delay { after } => {
+                // Engine decision after 001's Defer (TIME-D4 variants): once a round, before
+                // spending anything, move one's slot to just after a creature still to act.
+                if me.spent_this_turn > 0 || me.ap < me.max_ap {
+                    return reject("TIME-D4", "delay before spending any AP this turn");
+                }
+                if me.delayed_round == Some(self.round) {
+                    return reject("TIME-D4", "a creature may delay once a round");
+                }
+                let Some(at) = self.order.iter().position(|c| c == after) else {
+                    return reject("TIME-D4", format!("creature {after} is not in the turn order"));
+                };
+                if at <= self.turn {
+                    return reject("TIME-D4", "delay only until after a creature still to act this round");
+                }
+                Ok(Plan::Delay(*after))
+            }
             Command::EndTurn => Ok(Plan::EndTurn),
         }
     }
@@ -302,7 +338,7 @@ impl Battle {
 
     /// ATK-11: can this target defend against this attacker at all?
     fn defendable(&self, attacker: CreatureId, target: CreatureId, w: &Armed) -> Result<(), String> {
-        let (a, t) = (&self.creatures[attacker as usize], &self.creatures[target as usize]);
+        let t = &self.creatures[target as usize];
         if w.weapon.defenses.is_empty() {
             return Err("the attack lists no defense (ATK-11)".into());
         }
@@ -315,10 +351,7 @@ impl Battle {
         if !self.perceives(target, attacker) {
             return Err("the attacker is unseen (ATK-11)".into());
         }
-        if self.ruleset.facing
-            && sector_for(t.footprint(), t.facing, self.ruleset.facing_arcs, a.footprint(), Actor::Attacker)
-                == Some(Sector::Rear)
-        {
+        if self.from_rear(target, attacker) {
             return Err("the attack comes from the rear (FACE-4)".into());
         }
         Ok(())
@@ -326,7 +359,10 @@ impl Battle {
 
     /// Range, line and perception for one creature target; returns the range dice modifier.
     fn reach_target(&self, attacker: CreatureId, target: CreatureId, w: &Armed) -> Result<i32, Rejection> {
-        let (a, t) = (&self.creatures[attacker as usize], &self.creatures[target as usize]);
+        let Some(t) = self.creatures.get(target as usize) else {
+            return reject("PERC-3", format!("there is no creature {target}"));
+        };
+        let a = &self.creatures[attacker as usize];
         if !t.is_active() {
             return reject("ATK-4", format!("{} is not on the battlefield", t.name));
         }
@@ -447,6 +483,8 @@ impl Battle {
             pending_points: None,
             ap_paid: if prepaid { 0 } else { cost },
             chain: self.chain + 1,
+            owner: id,
+            counter: None,
         };
         Ok(Plan::Attack(Box::new(flow), if prepaid { 0 } else { cost }))
     }
@@ -512,6 +550,58 @@ impl Battle {
         Ok(Plan::Defend(defense))
     }
 
+    fn plan_counter(&self, id: CreatureId, weapon: &str) -> Result<Plan, Rejection> {
+        let Some(flow) = &self.flow else { return reject("TIME-12", "no attack to answer") };
+        let me = &self.creatures[id as usize];
+        let Some((_, ab)) = me.has_ability(|e| matches!(e, AbilityEffect::CounterAttack { .. })) else {
+            return reject("TIME-13", format!("{} has no counter-attack", me.name));
+        };
+        let AbilityEffect::CounterAttack { ap } = ab.effect else { unreachable!() };
+        if flow.weapon.weapon.range.ranged || flow.weapon.weapon.area.is_some() {
+            return reject("TIME-13", "a counter-attack answers melee attacks only");
+        }
+        if me.ap < ap {
+            return reject("TIME-12", format!("the counter-attack needs {ap} AP"));
+        }
+        let Some(w) = me.weapon(weapon) else {
+            return reject("ATK-1", format!("{} carries no '{weapon}'", me.name));
+        };
+        if w.weapon.range.ranged || w.weapon.area.is_some() {
+            return reject("TIME-13", format!("{} is not a melee weapon", w.weapon.name));
+        }
+        let attacker = flow.attacker;
+        let modifier = self.reach_target(id, attacker, w)?;
+        let a = &self.creatures[attacker as usize];
+        let adjacent = footprint_distance(me.footprint(), a.footprint()) <= 1;
+        let run = TargetRun {
+            id: attacker,
+            dice: self.base_attack_dice(me, w, 0) + modifier,
+            protection: self.target_protection(me.origin, adjacent, a, w),
+            defendable: self.defendable(id, attacker, w),
+            defense_paid: false,
+            damage: 0,
+            hit: false,
+            told_undefendable: false,
+            coup_de_grace: false,
+        };
+        let counter = AttackFlow {
+            attacker: id,
+            weapon: w.clone(),
+            target: Target::Creature(attacker),
+            extra_dice: 0,
+            targets: vec![run],
+            idx: 0,
+            segment: 0,
+            before_done: true,
+            pending_points: None,
+            ap_paid: ap,
+            chain: flow.chain,
+            owner: flow.owner,
+            counter: None,
+        };
+        Ok(Plan::Counter(Box::new(counter), ap))
+    }
+
     fn plan_quick_step(
         &self,
         id: CreatureId,
@@ -560,8 +650,26 @@ impl Battle {
             }
             Plan::Defend(d) => self.answer_defense(id, d),
             Plan::QuickStep { to, face, ap } => self.answer_quick_step(id, to, face, ap),
+            Plan::Counter(counter, ap) => {
+                let chain = self.chain;
+                let f = &mut self.creatures[id as usize];
+                f.ap -= ap;
+                f.reacted_chain = chain;
+                f.noisy_round = Some(self.round);
+                let left = f.ap;
+                let against = counter.targets[0].id;
+                let weapon = counter.weapon.key.clone();
+                self.log_about(Event::ApSpent { creature: id, ap, left }, &[id]);
+                self.log_about(Event::CounterAttackDeclared { creature: id, weapon, against }, &[id, against]);
+                self.flow.as_mut().expect("flow").counter = Some(counter);
+                let owner = self.flow.as_ref().expect("flow").owner;
+                self.phase = Phase::Turn(owner);
+                self.resume_attack();
+            }
             Plan::PassBefore => {
                 self.log_about(Event::ReactionDeclined { creature: id }, &[id]);
+                let owner = self.flow.as_ref().expect("flow").owner;
+                self.phase = Phase::Turn(owner);
                 self.resume_attack();
             }
             Plan::Search(at) => self.do_search(id, at),
@@ -581,6 +689,18 @@ impl Battle {
                 self.log_about(Event::LongTermAborted { creature: id, reason: "aborted".into() }, &[id]);
             }
             Plan::Allocation(order) => self.creatures[id as usize].allocation = order,
+            Plan::Delay(after) => {
+                self.creatures[id as usize].delayed_round = Some(self.round);
+                self.order.remove(self.turn);
+                let at = self.order.iter().position(|c| *c == after).expect("checked") + 1;
+                self.order.insert(at, id);
+                let all = self.all_sides();
+                self.log_about(Event::Delayed { creature: id, after }, &[id]);
+                self.log_to(Event::TurnOrder { order: self.order.clone() }, all);
+                // The slot now at `turn` is the next creature's: step back so advancing lands on it.
+                self.turn = self.turn.wrapping_sub(1);
+                self.advance_turns();
+            }
             Plan::EndTurn => self.end_turn(),
         }
     }
@@ -797,7 +917,8 @@ impl Battle {
                 if let (Target::Creature(t), None) = (&flow.target, &flow.weapon.weapon.area) {
                     let t = *t;
                     let chain = flow.chain;
-                    if self.can_quick_step(t, attacker, chain) {
+                    let melee = !flow.weapon.weapon.range.ranged;
+                    if self.can_quick_step(t, attacker, chain) || (melee && self.can_counter(t, attacker, chain)) {
                         self.open_window(t, WindowKind::BeforeAttack, attacker);
                         return;
                     }
@@ -805,8 +926,20 @@ impl Battle {
                 continue;
             }
             if flow.idx >= flow.targets.len() {
-                self.finish_attack();
-                return;
+                // TIME-13 / TIME-E6: a simultaneous counter resolves next; damage waits for both.
+                let mut done = self.flow.take().expect("flow");
+                let next = done.counter.take();
+                self.resolved.push(*done);
+                match next {
+                    Some(counter) => {
+                        self.flow = Some(counter);
+                        continue;
+                    }
+                    None => {
+                        self.finish_attack();
+                        return;
+                    }
+                }
             }
             if flow.segment >= flow.weapon.weapon.segments.max(1) {
                 flow.idx += 1;
@@ -853,6 +986,30 @@ impl Battle {
         }
     }
 
+    /// FACE-4 applied to every reaction to an attack (Engine decision): what comes from the
+    /// blind rear cannot be answered, whether by defense, Quick Step or counter-attack.
+    fn from_rear(&self, t: CreatureId, attacker: CreatureId) -> bool {
+        let (a, f) = (&self.creatures[attacker as usize], &self.creatures[t as usize]);
+        self.ruleset.facing
+            && sector_for(f.footprint(), f.facing, self.ruleset.facing_arcs, a.footprint(), Actor::Attacker)
+                == Some(Sector::Rear)
+    }
+
+    fn can_counter(&self, t: CreatureId, attacker: CreatureId, chain: u32) -> bool {
+        let f = &self.creatures[t as usize];
+        let Some((_, ab)) = f.has_ability(|e| matches!(e, AbilityEffect::CounterAttack { .. })) else { return false };
+        let AbilityEffect::CounterAttack { ap } = ab.effect else { return false };
+        f.can_act()
+            && f.ap >= ap
+            && f.reacted_chain != chain
+            && f.long_term.is_none()
+            && self.perceives(t, attacker)
+            && !self.from_rear(t, attacker)
+            && f.weapons
+                .iter()
+                .any(|w| !w.weapon.range.ranged && w.weapon.area.is_none() && self.reach_target(t, attacker, w).is_ok())
+    }
+
     fn can_quick_step(&self, t: CreatureId, attacker: CreatureId, chain: u32) -> bool {
         let f = &self.creatures[t as usize];
         let Some((_, ab)) = f.has_ability(|e| matches!(e, AbilityEffect::QuickStep { .. })) else { return false };
@@ -862,6 +1019,7 @@ impl Battle {
             && f.reacted_chain != chain
             && f.long_term.is_none()
             && self.perceives(t, attacker)
+            && !self.from_rear(t, attacker)
             && !matches!(f.posture, Posture::Sit | Posture::Lying | Posture::Prone)
     }
 
@@ -901,7 +1059,7 @@ impl Battle {
     fn answer_defense(&mut self, id: CreatureId, defense: Option<Defense>) {
         let pts = self.flow.as_ref().and_then(|f| f.pending_points).unwrap_or(0);
         let attacker = self.flow.as_ref().expect("flow").attacker;
-        self.phase = Phase::Turn(attacker);
+        self.phase = Phase::Turn(self.flow.as_ref().expect("flow").owner);
         match defense {
             None => {
                 self.log_about(Event::ReactionDeclined { creature: id }, &[id]);
@@ -939,7 +1097,7 @@ impl Battle {
 
     fn answer_quick_step(&mut self, id: CreatureId, to: Pos, face: Option<crate::rules::facing::Facing>, ap: i32) {
         let attacker = self.flow.as_ref().expect("flow").attacker;
-        self.phase = Phase::Turn(attacker);
+        self.phase = Phase::Turn(self.flow.as_ref().expect("flow").owner);
         {
             let chain = self.chain;
             let f = &mut self.creatures[id as usize];
@@ -968,6 +1126,7 @@ impl Battle {
                 let refund = flow.ap_paid;
                 let key = flow.weapon.key.clone();
                 self.flow = None;
+                self.resolved.clear();
                 let a = &mut self.creatures[attacker as usize];
                 a.ap += refund;
                 a.spent_this_turn -= refund;
@@ -998,38 +1157,42 @@ impl Battle {
         }
     }
 
-    /// ATK-E7 steps 5-6: apply all damage as a batch, then unconsciousness and death.
+    /// ATK-E7 steps 5-6: apply all damage of the attack and its simultaneous reactions as one
+    /// batch, then unconsciousness and death.
     fn finish_attack(&mut self) {
-        let flow = *self.flow.take().expect("flow");
-        let attacker = flow.attacker;
+        let flows = std::mem::take(&mut self.resolved);
+        let Some(owner) = flows.first().map(|f| f.owner) else { return };
         let mut struck = Vec::new();
         let mut coups = Vec::new();
-        for run in &flow.targets {
-            if run.hit && self.hostile(attacker, run.id) {
-                self.creatures[run.id as usize].hit_this_round = true;
+        for flow in &flows {
+            let attacker = flow.attacker;
+            for run in &flow.targets {
+                if run.hit && self.hostile(attacker, run.id) {
+                    self.creatures[run.id as usize].hit_this_round = true;
+                }
+                // FLOW-7 (Engine decision: attacking a creature that is already unconscious is
+                // the declaration): any hit kills it.
+                if run.hit && self.ruleset.coup_de_grace && run.coup_de_grace {
+                    coups.push(run.id);
+                    continue;
+                }
+                if run.damage <= 0 {
+                    continue;
+                }
+                let f = &mut self.creatures[run.id as usize];
+                let order: Vec<Attribute> = if f.allocation.is_empty() {
+                    flow.weapon.weapon.targets.clone()
+                } else {
+                    f.allocation.iter().copied().filter(|a| flow.weapon.weapon.targets.contains(a)).collect()
+                };
+                let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
+                let split = allocate_damage(&mut f.attrs, &order, run.damage, how);
+                for (a, dice) in split {
+                    let left = self.creatures[run.id as usize].attrs.dice(a);
+                    self.log_about(Event::Damaged { creature: run.id, attribute: a, dice, left }, &[run.id, attacker]);
+                }
+                struck.push(run.id);
             }
-            // FLOW-7 (Engine decision: attacking a creature that is already unconscious is the
-            // declaration): any hit kills it.
-            if run.hit && self.ruleset.coup_de_grace && run.coup_de_grace {
-                coups.push(run.id);
-                continue;
-            }
-            if run.damage <= 0 {
-                continue;
-            }
-            let f = &mut self.creatures[run.id as usize];
-            let order: Vec<Attribute> = if f.allocation.is_empty() {
-                flow.weapon.weapon.targets.clone()
-            } else {
-                f.allocation.iter().copied().filter(|a| flow.weapon.weapon.targets.contains(a)).collect()
-            };
-            let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
-            let split = allocate_damage(&mut f.attrs, &order, run.damage, how);
-            for (a, dice) in split {
-                let left = self.creatures[run.id as usize].attrs.dice(a);
-                self.log_about(Event::Damaged { creature: run.id, attribute: a, dice, left }, &[run.id, attacker]);
-            }
-            struck.push(run.id);
         }
         self.check_unconscious(&struck);
         for id in coups {
@@ -1042,11 +1205,11 @@ impl Battle {
                 self.emit_perception_changes(&before);
             }
         }
-        self.phase = Phase::Turn(attacker);
+        self.phase = Phase::Turn(owner);
         self.check_victory(false);
         // An attack completed at the start of a turn (long-term) leaves the turn to continue;
-        // if the attacker fell, its turn ends.
-        if matches!(self.phase, Phase::Turn(_)) && !self.creatures[attacker as usize].can_act() {
+        // if the owner fell, its turn ends.
+        if matches!(self.phase, Phase::Turn(_)) && !self.creatures[owner as usize].can_act() {
             self.end_turn();
         }
     }
@@ -1119,7 +1282,8 @@ impl Battle {
             if matches!(self.phase, Phase::Over(_)) {
                 return;
             }
-            self.turn += 1;
+            // Wrapping: a delay from the first slot steps back from 0.
+            self.turn = self.turn.wrapping_add(1);
             if self.turn >= self.order.len() {
                 if self.join_latecomers() {
                     self.turn -= 1;
@@ -1306,6 +1470,7 @@ impl Battle {
 
     fn finish(&mut self, outcome: Outcome) {
         self.flow = None;
+        self.resolved.clear();
         let all = self.all_sides();
         self.log_to(Event::BattleEnded { outcome: outcome.clone() }, all);
         self.phase = Phase::Over(outcome);

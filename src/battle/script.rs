@@ -2,8 +2,10 @@
 //!
 //! Every side that has an actor in the script is scripted: its creatures take their decisions
 //! from the script, in order. When a scripted creature must decide and the next entry is not
-//! its own (or the script has run out), it ends its turn or declines the reaction window. Other
-//! sides are played by the AI.
+//! its own (or the script has run out), it ends its turn or declines the reaction window; in a
+//! reaction window only a reaction entry (Defend, QuickStep, CounterAttack, Pass) is taken, so a
+//! window nobody planned for does not swallow the creature's next turn. Other sides are played
+//! by the AI.
 //!
 //! ```ron
 //! [
@@ -67,8 +69,14 @@ pub(super) fn feed_script(
 ) {
     let (Some(battle), Some(mut script)) = (battle, script) else { return };
     let Some((creature, window)) = battle.awaiting_from(Controller::Script) else { return };
+    let is_reaction = |c: &Command| {
+        matches!(c, Command::Defend { .. } | Command::QuickStep { .. } | Command::CounterAttack { .. } | Command::Pass)
+    };
     let command = match script.entries.front() {
-        Some((actor, _)) if *actor == creature => script.entries.pop_front().expect("front").1,
+        // In a reaction window only a reaction entry is taken; a turn's entry waits for the turn.
+        Some((actor, next)) if *actor == creature && (window.is_none() || is_reaction(next)) => {
+            script.entries.pop_front().expect("front").1
+        }
         _ => match window {
             None => Command::EndTurn,
             Some(WindowKind::Defense) => Command::Defend { defense: None },

@@ -81,6 +81,8 @@ pub struct Fighter {
     pub spent_this_turn: i32,
     /// CRE-11 strength, for FLOW-2.
     pub strength: i32,
+    /// The round it last delayed in.
+    pub delayed_round: Option<u32>,
 }
 
 impl Fighter {
@@ -144,6 +146,8 @@ pub struct Battle {
     pub(super) perceives: Vec<bool>,
     pub(super) chain: u32,
     pub(super) flow: Option<Box<super::resolve::AttackFlow>>,
+    /// Flows whose segments are done, waiting to be applied as one batch (TIME-E6).
+    pub(super) resolved: Vec<super::resolve::AttackFlow>,
     /// last_seen[side * n + creature]: where that side last perceived it (its own knowledge,
     /// for the AI to hunt by); forgotten once a member stands next to the spot and sees nothing.
     pub(super) last_seen: Vec<Option<Pos>>,
@@ -249,6 +253,7 @@ impl Battle {
                 reacted_chain: 0,
                 spent_this_turn: 0,
                 strength,
+                delayed_round: None,
             });
         }
         let n = creatures.len();
@@ -271,6 +276,7 @@ impl Battle {
             perceives: vec![false; n * n],
             chain: 0,
             flow: None,
+            resolved: Vec::new(),
             last_seen: vec![None; n * l.sides.len()],
         };
         battle.start();

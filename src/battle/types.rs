@@ -57,6 +57,11 @@ pub enum Command {
         #[serde(default)]
         face: Option<Facing>,
     },
+    /// TIME-13: the answer to a declaration window with a counter-attack ability: strike the
+    /// attacker back with this melee weapon, simultaneously.
+    CounterAttack {
+        weapon: String,
+    },
     /// Decline a reaction window.
     Pass,
     /// PERC-7: search the 3×3 squares centred on `at` (3 AP).
@@ -73,13 +78,18 @@ pub enum Command {
     SetAllocation {
         order: Vec<Attribute>,
     },
+    /// Move one's slot to just after `after` (once a round, before spending AP).
+    Delay {
+        after: CreatureId,
+    },
     EndTurn,
 }
 
 /// Which kind of reaction a window asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum WindowKind {
-    /// TIME-E6: before the attack resolves (Quick Step).
+    /// TIME-E6: when the attack is declared: "before" reactions (Quick Step) and simultaneous
+    /// ones (a counter-attack).
     BeforeAttack,
     /// ATK-11: defend this segment.
     Defense,
@@ -179,6 +189,16 @@ pub enum Event {
     QuickStepped {
         creature: CreatureId,
         to: Pos,
+    },
+    Delayed {
+        creature: CreatureId,
+        after: CreatureId,
+    },
+    /// TIME-13: a simultaneous counter-attack, resolved with the attack it answers.
+    CounterAttackDeclared {
+        creature: CreatureId,
+        weapon: String,
+        against: CreatureId,
     },
     /// TIME-14: cancelled as if never made; AP spent this round refunded.
     AttackCancelled {

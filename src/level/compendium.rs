@@ -90,6 +90,9 @@ pub enum AbilityEffect {
     /// TIME-14: a "before the attack" reaction: step one square; if the attacker can no
     /// longer reach, the attack is cancelled and refunded.
     QuickStep { ap: i32 },
+    /// TIME-13: a reaction to a melee attack: strike the attacker back with a melee weapon at
+    /// the same time; both attacks' damage lands together.
+    CounterAttack { ap: i32 },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

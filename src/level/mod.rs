@@ -494,3 +494,45 @@ mod tests {
         assert_eq!(c.weapons["whip"].range.min, 3);
     }
 }
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// Mangled level files (bytes deleted, duplicated, replaced; numbers made huge or negative)
+    /// are errors, never panics.
+    #[test]
+    fn mangled_levels_never_panic() {
+        let base = include_str!("../../levels/skirmish.level.ron");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
+        let pieces = ["-1", "99999999999", "(", ")", "\"", "'", ",", "None", "Some(", "2147483647", "-2147483648", ":"];
+        for _ in 0..3000 {
+            let mut text: Vec<char> = base.chars().collect();
+            for _ in 0..rng.random_range(1..6) {
+                let at = rng.random_range(0..text.len());
+                match rng.random_range(0..4) {
+                    0 => {
+                        text.remove(at);
+                    }
+                    1 => {
+                        let c = text[at];
+                        text.insert(at, c);
+                    }
+                    2 => text[at] = char::from(rng.random_range(32u8..127)),
+                    _ => {
+                        for (k, c) in pieces[rng.random_range(0..pieces.len())].chars().enumerate() {
+                            text.insert(at + k, c);
+                        }
+                    }
+                }
+            }
+            let text: String = text.into_iter().collect();
+            if let Ok(l) = parse_level("mangled", &text, builtin_compendium()) {
+                // Whatever loads must also set up and play without panicking.
+                let mut b = crate::battle::Battle::new(&l, builtin_compendium(), 1).expect("validated level sets up");
+                crate::battle::play_direct(&mut b, crate::ai::decide, 2_000);
+            }
+        }
+    }
+}
