@@ -351,7 +351,7 @@ impl Battle {
         if !self.perceives(target, attacker) {
             return Err("the attacker is unseen (ATK-11)".into());
         }
-        if self.from_rear(target, attacker) {
+        if self.attacked_from_rear(target, attacker) {
             return Err("the attack comes from the rear (FACE-4)".into());
         }
         Ok(())
@@ -988,7 +988,7 @@ impl Battle {
 
     /// FACE-4 applied to every reaction to an attack (Engine decision): what comes from the
     /// blind rear cannot be answered, whether by defense, Quick Step or counter-attack.
-    fn from_rear(&self, t: CreatureId, attacker: CreatureId) -> bool {
+    fn attacked_from_rear(&self, t: CreatureId, attacker: CreatureId) -> bool {
         let (a, f) = (&self.creatures[attacker as usize], &self.creatures[t as usize]);
         self.ruleset.facing
             && sector_for(f.footprint(), f.facing, self.ruleset.facing_arcs, a.footprint(), Actor::Attacker)
@@ -1004,7 +1004,7 @@ impl Battle {
             && f.reacted_chain != chain
             && f.long_term.is_none()
             && self.perceives(t, attacker)
-            && !self.from_rear(t, attacker)
+            && !self.attacked_from_rear(t, attacker)
             && f.weapons
                 .iter()
                 .any(|w| !w.weapon.range.ranged && w.weapon.area.is_none() && self.reach_target(t, attacker, w).is_ok())
@@ -1019,7 +1019,7 @@ impl Battle {
             && f.reacted_chain != chain
             && f.long_term.is_none()
             && self.perceives(t, attacker)
-            && !self.from_rear(t, attacker)
+            && !self.attacked_from_rear(t, attacker)
             && !matches!(f.posture, Posture::Sit | Posture::Lying | Posture::Prone)
     }
 
