@@ -175,3 +175,14 @@ fn default_run_without_display_falls_back_to_a_headless_report() {
     assert!(report.contains("Battle over:"));
     assert!(report.contains("Standing at the end:"));
 }
+
+#[test]
+fn the_readme_script_example_is_a_valid_script() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let start = readme.find("```ron\n").expect("a RON example") + "```ron\n".len();
+    let end = start + readme[start..].find("```").unwrap();
+    let script = scratch("readme_script.ron");
+    std::fs::write(&script, &readme[start..end]).unwrap();
+    let out = run(&["run", "levels/duel.level.ron", "--commands", script.to_str().unwrap(), "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
