@@ -46,8 +46,31 @@ pub fn check(paths: &[String]) -> ExitCode {
     if bad > 0 { ExitCode::from(2) } else { ExitCode::SUCCESS }
 }
 
+/// How the AI plays a battle: per-side profile overrides, and whether to keep explanations.
+#[derive(Default, Clone)]
+pub struct AiSetup {
+    pub side_profiles: Option<Vec<Option<String>>>,
+    pub explain: bool,
+}
+
+pub struct PlayedOut {
+    pub battle: Battle,
+    pub rejections: Rejections,
+    pub explanations: Vec<(usize, meshal_tactics::ai::Explanation)>,
+}
+
 /// Play a battle to its end with the AI for every side the script does not play.
 pub fn play_out(level: &LoadedLevel, seed: u64, script: Option<CommandScript>) -> Result<(Battle, Rejections), String> {
+    let p = play_out_with(level, seed, script, &AiSetup::default())?;
+    Ok((p.battle, p.rejections))
+}
+
+pub fn play_out_with(
+    level: &LoadedLevel,
+    seed: u64,
+    script: Option<CommandScript>,
+    ai: &AiSetup,
+) -> Result<PlayedOut, String> {
     let battle = Battle::new(level, builtin_compendium(), seed)?;
     let mut controllers = vec![Controller::Ai; battle.sides.len()];
     if let Some(s) = &script {
@@ -59,11 +82,18 @@ pub fn play_out(level: &LoadedLevel, seed: u64, script: Option<CommandScript>) -
     if let Some(s) = script {
         app.insert_resource(s);
     }
+    if let Some(p) = &ai.side_profiles {
+        app.insert_resource(meshal_tactics::ai::SideProfiles(p.clone()));
+    }
+    if ai.explain {
+        app.init_resource::<meshal_tactics::ai::Explanations>();
+    }
     run_until_input(&mut app, 200_000);
     let world = app.world_mut();
     let rejections = world.remove_resource::<Rejections>().unwrap_or_default();
+    let explanations = world.remove_resource::<meshal_tactics::ai::Explanations>().map(|e| e.0).unwrap_or_default();
     let battle = world.remove_resource::<ActiveBattle>().expect("battle").battle;
-    Ok((battle, rejections))
+    Ok(PlayedOut { battle, rejections, explanations })
 }
 
 pub struct RunArgs {
@@ -73,6 +103,7 @@ pub struct RunArgs {
     pub log: Option<String>,
     pub side: Option<String>,
     pub quiet: bool,
+    pub explain: bool,
 }
 
 pub fn run(a: &RunArgs) -> ExitCode {
@@ -102,10 +133,11 @@ pub fn run(a: &RunArgs) -> ExitCode {
     {
         return fail(&format!("--side {side}: the level has no such side"));
     }
-    let (battle, rejections) = match play_out(&level, a.seed, script) {
+    let played = match play_out_with(&level, a.seed, script, &AiSetup { side_profiles: None, explain: a.explain }) {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };
+    let (battle, rejections) = (played.battle, played.rejections);
     let visible = |e: &&LogEntry| a.side.as_ref().is_none_or(|s| e.visible_to.contains(s));
     if let Some(path) = &a.log {
         let mut text = String::new();
@@ -121,7 +153,7 @@ pub fn run(a: &RunArgs) -> ExitCode {
         }
     }
     if !a.quiet {
-        print_report(&battle, a.side.as_deref());
+        print_report(&battle, a.side.as_deref(), &played.explanations);
     }
     if rejections.ai > 0 {
         eprintln!("warning: the AI issued {} commands the engine rejected", rejections.ai);
@@ -129,10 +161,28 @@ pub fn run(a: &RunArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub fn print_report(battle: &Battle, side: Option<&str>) {
+pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize, meshal_tactics::ai::Explanation)]) {
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "{} (seed {})", battle.level_name, battle.seed);
-    for e in &battle.log {
+    let mut why = explanations.iter().peekable();
+    for (i, e) in battle.log.iter().enumerate() {
+        while let Some((at, ex)) = why.next_if(|(at, _)| *at <= i) {
+            let _ = at;
+            let who = &battle.fighter(ex.creature).name;
+            let _ = writeln!(out, "  ? {who} weighs:");
+            for o in &ex.options {
+                let _ = writeln!(
+                    out,
+                    "      {:<28} score {:>6.2}  dealt {:>4.2}  taken {:>4.2}  rear-attack {}  AP kept {}",
+                    o.summary,
+                    o.total,
+                    o.expected_dealt,
+                    o.expected_taken,
+                    if o.rear_attack { "yes" } else { "no " },
+                    o.ap_kept
+                );
+            }
+        }
         if side.is_some_and(|s| !e.visible_to.iter().any(|v| v == s)) {
             continue;
         }
@@ -391,5 +441,109 @@ pub fn play_fallback(level_path: &str, why: &str) -> ExitCode {
         "Running a headless AI-vs-AI battle of {level_path} instead (seed {seed}; \
          repeat it with `meshal-tactics run {level_path} --seed {seed}`).\n"
     );
-    run(&RunArgs { level: level_path.to_string(), seed, commands: None, log: None, side: None, quiet: false })
+    run(&RunArgs {
+        level: level_path.to_string(),
+        seed,
+        commands: None,
+        log: None,
+        side: None,
+        quiet: false,
+        explain: false,
+    })
+}
+
+pub struct DuelArgs {
+    pub level: String,
+    pub a: String,
+    pub b: String,
+    pub runs: usize,
+    pub seed: u64,
+    pub jobs: usize,
+    pub json: bool,
+}
+
+/// Mirrored AI-against-AI: half the battles with A on the first side, half on the second.
+pub fn duel(d: &DuelArgs) -> ExitCode {
+    if d.runs < 2 || d.runs > 1_000_000 || d.jobs == 0 || d.jobs > 256 {
+        return fail("--runs must be 2..=1000000 and --jobs 1..=256");
+    }
+    let level = match load(&d.level) {
+        Ok(l) => l,
+        Err(e) => return fail(&e),
+    };
+    if level.level.sides.len() != 2 {
+        return fail("duel needs a level with exactly two sides");
+    }
+    for p in [&d.a, &d.b] {
+        if !builtin_compendium().ai_profiles.contains_key(p) {
+            let known: Vec<&String> = builtin_compendium().ai_profiles.keys().collect();
+            return fail(&format!("unknown AI profile '{p}' (known: {known:?})"));
+        }
+    }
+    let started = std::time::Instant::now();
+    // Run k: A plays side k % 2; battles k and k+1 share a seed, so each seed is played both ways.
+    let results: Vec<(usize, Result<Option<usize>, String>)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..d.jobs)
+            .map(|j| {
+                let level = &level;
+                scope.spawn(move || {
+                    (j..d.runs)
+                        .step_by(d.jobs)
+                        .map(|k| {
+                            let a_side = k % 2;
+                            let mut profiles = vec![Some(d.b.clone()), Some(d.b.clone())];
+                            profiles[a_side] = Some(d.a.clone());
+                            let setup = AiSetup { side_profiles: Some(profiles), explain: false };
+                            let seed = d.seed.wrapping_add((k / 2) as u64);
+                            let r = play_out_with(level, seed, None, &setup).map(|p| {
+                                if p.rejections.ai > 0 {
+                                    eprintln!("warning: seed {seed}: {} AI commands rejected", p.rejections.ai);
+                                }
+                                match p.battle.outcome() {
+                                    Some(Outcome::Victory { side, .. }) => {
+                                        let s = p.battle.sides.iter().position(|x| &x.name == side);
+                                        s.map(|s| usize::from(s != a_side))
+                                    }
+                                    _ => None,
+                                }
+                            });
+                            (k, r)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles.into_iter().flat_map(|h| h.join().expect("duel thread")).collect()
+    });
+    let (mut a_wins, mut b_wins, mut draws) = (0, 0, 0);
+    for (k, r) in results {
+        match r {
+            Ok(Some(0)) => a_wins += 1,
+            Ok(Some(_)) => b_wins += 1,
+            Ok(None) => draws += 1,
+            Err(e) => return fail(&format!("battle {k}: {e}")),
+        }
+    }
+    let n = d.runs;
+    let (lo, hi) = wilson(a_wins, n);
+    let rate = a_wins as f64 / n as f64;
+    if d.json {
+        println!(
+            "{}",
+            serde_json::json!({
+                "runs": n, "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
+                "a_win_rate": rate, "ci95": [lo, hi], "seconds": started.elapsed().as_secs_f64(),
+            })
+        );
+    } else {
+        println!("{} — {} (A) against {} (B), {n} mirrored battles", level.level.name, d.a, d.b);
+        println!(
+            "  A wins {a_wins} ({:.1}%, 95% CI {:.1}%–{:.1}%), B wins {b_wins}, draws {draws}",
+            100.0 * rate,
+            100.0 * lo,
+            100.0 * hi
+        );
+        println!("  time {:.2} s with {} jobs", started.elapsed().as_secs_f64(), d.jobs);
+    }
+    ExitCode::SUCCESS
 }

@@ -43,6 +43,25 @@ enum Command {
         /// No report on stdout.
         #[arg(long)]
         quiet: bool,
+        /// Print the AI's weighed options beside the log.
+        #[arg(long)]
+        explain: bool,
+    },
+    /// Mirrored AI duel: profile A against profile B, each on each side half the time.
+    Duel {
+        level: String,
+        #[arg(long)]
+        a: String,
+        #[arg(long)]
+        b: String,
+        #[arg(long, default_value_t = 100)]
+        runs: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[arg(long, default_value_t = 2)]
+        jobs: usize,
+        #[arg(long)]
+        json: bool,
     },
     /// Re-execute a log and verify every event.
     Replay { log: String },
@@ -265,8 +284,11 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Play { level: None }) {
         Command::Rules { command } => run_rules(command),
         Command::Check { levels } => headless::check(&levels),
-        Command::Run { level, seed, commands, log, side, quiet } => {
-            headless::run(&headless::RunArgs { level, seed, commands, log, side, quiet })
+        Command::Run { level, seed, commands, log, side, quiet, explain } => {
+            headless::run(&headless::RunArgs { level, seed, commands, log, side, quiet, explain })
+        }
+        Command::Duel { level, a, b, runs, seed, jobs, json } => {
+            headless::duel(&headless::DuelArgs { level, a, b, runs, seed, jobs, json })
         }
         Command::Replay { log } => headless::replay(&log),
         Command::Sim { level, runs, seed, jobs, json } => {

@@ -1,5 +1,11 @@
 //! The NPC player. It decides from what its side perceives (PERC): enemies it does not perceive
 //! are not considered. Every command it returns has passed the engine's check.
+//!
+//! Profiles come from the compendium (`ai_profiles`); difficulty 0 is the baseline yardstick
+//! (walk to the nearest perceived enemy, hit it with the best weapon, always defend), anything
+//! higher is the tactical planner in [`tactical`].
+
+pub mod tactical;
 
 use crate::battle::script::CommandScript;
 use crate::battle::{
@@ -15,23 +21,84 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
 }
 
+/// Per side, a profile that overrides every creature's own (the `duel` harness).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct SideProfiles(pub Vec<Option<String>>);
+
+/// One option the AI weighed, with its score components (for GMs: `run --explain`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct OptionScore {
+    pub summary: String,
+    pub expected_dealt: f64,
+    pub expected_taken: f64,
+    pub rear_attack: bool,
+    pub rear_exposed: bool,
+    pub cover: bool,
+    pub ap_kept: i32,
+    pub total: f64,
+}
+
+/// Why the AI chose what it chose: its top options.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Explanation {
+    pub creature: CreatureId,
+    pub options: Vec<OptionScore>,
+}
+
+/// Explanations collected when present: (log length when decided, explanation).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct Explanations(pub Vec<(usize, Explanation)>);
+
 fn ai_decide(
     battle: Option<Res<ActiveBattle>>,
+    profiles: Option<Res<SideProfiles>>,
+    explanations: Option<ResMut<Explanations>>,
     _script: Option<Res<CommandScript>>,
     mut out: MessageWriter<IssueCommand>,
 ) {
     let Some(battle) = battle else { return };
     let Some((creature, window)) = battle.awaiting_from(Controller::Ai) else { return };
-    out.write(IssueCommand { creature, command: decide(&battle.battle, creature, window) });
+    let b = &battle.battle;
+    let side = b.fighter(creature).side;
+    let name = profiles
+        .as_ref()
+        .and_then(|p| p.0.get(side).cloned().flatten())
+        .unwrap_or_else(|| b.fighter(creature).ai_profile.clone());
+    let profile = crate::level::builtin_compendium().ai_profiles.get(&name).cloned().unwrap_or_default();
+    let (command, why) = decide_with(b, creature, window, &profile);
+    if let (Some(mut ex), Some(why)) = (explanations, why) {
+        ex.0.push((b.log.len(), why));
+    }
+    out.write(IssueCommand { creature, command });
 }
 
-/// The AI's command for `creature`, which must decide now.
+/// The AI's command for `creature` with its own profile.
 pub fn decide(battle: &Battle, creature: CreatureId, window: Option<WindowKind>) -> Command {
-    let command = baseline(battle, creature, window);
+    let name = &battle.fighter(creature).ai_profile;
+    let profile = crate::level::builtin_compendium().ai_profiles.get(name).cloned().unwrap_or_default();
+    decide_with(battle, creature, window, &profile).0
+}
+
+/// The AI's command for `creature` under `profile`, with an explanation when it weighed options.
+pub fn decide_with(
+    battle: &Battle,
+    creature: CreatureId,
+    window: Option<WindowKind>,
+    profile: &crate::level::compendium::AiProfile,
+) -> (Command, Option<Explanation>) {
+    let (command, why) = if profile.difficulty == 0 {
+        (baseline(battle, creature, window), None)
+    } else {
+        tactical::decide(battle, creature, window, profile)
+    };
     if battle.check(creature, &command).is_ok() {
-        return command;
+        return (command, why);
     }
-    // Never hand the engine something it refuses.
+    (fallback(window), None)
+}
+
+/// Never hand the engine something it refuses.
+fn fallback(window: Option<WindowKind>) -> Command {
     match window {
         None => Command::EndTurn,
         Some(WindowKind::Defense) => Command::Defend { defense: None },

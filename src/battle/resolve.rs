@@ -84,6 +84,25 @@ impl Battle {
         self.flow.as_ref().map(|f| f.weapon.weapon.defenses.clone())
     }
 
+    /// Who is making the attack in progress.
+    pub fn flow_attacker(&self) -> Option<CreatureId> {
+        self.flow.as_ref().map(|f| f.attacker)
+    }
+
+    /// The reach of the weapon of the attack in progress.
+    pub fn flow_reach(&self) -> Option<i32> {
+        self.flow.as_ref().map(|f| f.weapon.weapon.range.max)
+    }
+
+    /// The creatures an area attack command would cover now, if it is legal.
+    pub fn area_targets(&self, attacker: CreatureId, command: &Command) -> Option<Vec<CreatureId>> {
+        let Command::Attack { weapon, target, additives } = command else { return None };
+        match self.plan_attack(attacker, weapon, target, additives, false).ok()? {
+            Plan::Attack(flow, _) => Some(flow.targets.iter().map(|t| t.id).collect()),
+            _ => None,
+        }
+    }
+
     /// The attack roll of the segment a defense window is open for, after protection.
     pub fn pending_segment(&self) -> Option<(i32, i32)> {
         let f = self.flow.as_ref()?;

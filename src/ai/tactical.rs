@@ -1,0 +1,433 @@
+//! The default AI: a one-turn planner over reachable squares, valuing every option with the
+//! rules core's exact distributions (never sampling).
+//!
+//! Each decision is made afresh from the battle as the creature's side perceives it: for every
+//! square the creature can reach this turn (its own included) it scores the best use of the AP
+//! left there (attacks, kept AP for a defense) against the danger of standing there facing the
+//! main threat, and issues the first step of the best plan. Reactions: defend when the expected
+//! damage prevented is worth it, with the defense that prevents most; Quick Step out of reach
+//! when that cancels a dangerous attack.
+
+use super::{Explanation, OptionScore, perceived_enemies};
+use crate::battle::{Battle, Command, CreatureId, Fighter, Target, WindowKind};
+use crate::level::compendium::{AbilityEffect, AiProfile, AreaSpec};
+use crate::rules::attack::{AttackOdds, DamageModifiers, Defense, damage_distribution, range_dice_modifier};
+use crate::rules::costs::{DEFEND_AP, MOVE_AP};
+use crate::rules::dice::points_distribution;
+use crate::rules::facing::{Actor, Facing, Sector, sector_for};
+use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::los::{line_of_effect, sight_line};
+use crate::rules::movement::{Mover, reachable};
+use crate::rules::posture::cover_bonus;
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Expected damage and P(damage ≥ k) for the attacks the AI weighs, memoised: the same few
+/// (dice, protection, defense) triples recur thousands of times a battle.
+#[derive(Clone, Copy)]
+struct Odds {
+    expected: f64,
+    hit: f64,
+}
+
+/// (dice, segments, protection, defense dice) → odds and the tail P(damage ≥ k).
+type OddsMemo = HashMap<(i32, u32, i32, i32), (Odds, Vec<f64>)>;
+
+thread_local! {
+    static MEMO: RefCell<OddsMemo> = RefCell::new(HashMap::new());
+}
+
+fn odds(dice: i32, segments: u32, protection: i32, defense: i32, at_least: i32) -> (Odds, f64) {
+    MEMO.with_borrow_mut(|m| {
+        let key = (dice.max(0), segments, protection, defense.max(0));
+        let (o, tail) = m.entry(key).or_insert_with(|| {
+            let d = damage_distribution(&AttackOdds {
+                dice: key.0,
+                segments,
+                protection,
+                defense_dice: key.3,
+                modifiers: DamageModifiers::default(),
+            });
+            // tail[k] = P(damage ≥ k)
+            let mut tail = vec![0.0; d.distribution.len() + 1];
+            for k in (0..d.distribution.len()).rev() {
+                tail[k] = tail[k + 1] + d.distribution[k];
+            }
+            (Odds { expected: d.expected_damage, hit: d.hit_chance }, tail)
+        });
+        let p = tail.get(at_least.max(0) as usize).copied().unwrap_or(0.0);
+        (*o, p)
+    })
+}
+
+/// The defense a creature would roll against an attack allowing `allowed`: (kind, dice).
+fn best_defense_dice(f: &Fighter, allowed: &[Defense]) -> Option<(Defense, i32)> {
+    allowed
+        .iter()
+        .map(|&d| {
+            let bonus = if d == Defense::Block { f.block_bonus() } else { 0 };
+            (d, crate::rules::attack::defense_dice(&f.attrs, d, f.posture.roll_penalty()) + bonus)
+        })
+        .max_by_key(|&(d, n)| (n, -(d as i32)))
+}
+
+/// The value of one attack by `me` standing at `from` on `target`, or None if impossible from
+/// there. Counts the target's likely defense, its rear arc, cover, range penalties.
+struct AttackEstimate {
+    expected: f64,
+    ko_chance: f64,
+    rear: bool,
+}
+
+fn estimate_attack(
+    b: &Battle,
+    me: &Fighter,
+    from: Pos,
+    weapon: &crate::battle::state::Armed,
+    target: &Fighter,
+) -> Option<AttackEstimate> {
+    let w = &weapon.weapon;
+    if w.area.is_some() || weapon.ammo == Some(0) {
+        return None;
+    }
+    let mf = Footprint::new(from, me.size.footprint());
+    let tf = target.footprint();
+    let d = footprint_distance(mf, tf);
+    let modifier = range_dice_modifier(w.range, d, b.ruleset.overreach).ok()?;
+    if d > 1 && !mf.cells().any(|x| tf.cells().any(|y| line_of_effect(&b.map, x, y))) {
+        return None;
+    }
+    let base = w.dice.attribute.map_or(0, |a| me.attrs.dice(a) / w.dice.div.max(1)) + w.dice.plus;
+    let dice = base + modifier - if b.ruleset.postures { me.posture.roll_penalty() } else { 0 };
+    if dice <= 0 {
+        return None;
+    }
+    let adjacent = d <= 1;
+    let cover = if adjacent { 0 } else { i32::from(tf.cells().any(|c| sight_line(&b.map, from, c).cover)) };
+    let protection = w.damage.map_or(0, |k| {
+        let p = target.protection.against(k) + cover_bonus(cover, target.posture, w.range.ranged);
+        if p > 0 { (p - w.penetration).max(0) } else { p }
+    });
+    let rear = b.ruleset.facing
+        && sector_for(tf, target.facing, b.ruleset.facing_arcs, mf, Actor::Attacker) == Some(Sector::Rear);
+    let defends = !rear && !w.defenses.is_empty() && target.ap >= DEFEND_AP && !target.attrs.is_unconscious();
+    let defense = if defends { best_defense_dice(target, &w.defenses).map_or(0, |(_, n)| n) } else { 0 };
+    let weakest = w.targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
+    let (o, ko) = odds(dice, w.segments, protection, defense, weakest.max(1));
+    if target.attrs.is_unconscious() {
+        // FLOW-7: any hit finishes it; worth little while anyone else still fights.
+        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: o.hit, rear });
+    }
+    Some(AttackEstimate { expected: o.expected, ko_chance: ko, rear })
+}
+
+/// Expected damage `enemy` could deal to `me` standing at `at` next round, if it can get there:
+/// counting its move, its best weapon, and whether our rear faces it.
+fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, enemy: &Fighter) -> f64 {
+    if !enemy.can_act() {
+        return 0.0;
+    }
+    let mf = Footprint::new(at, me.size.footprint());
+    let d = footprint_distance(enemy.footprint(), mf);
+    let mut best: f64 = 0.0;
+    for w in &enemy.weapons {
+        if w.weapon.area.is_some() || w.ammo == Some(0) || w.weapon.ap > enemy.max_ap {
+            continue;
+        }
+        // Moves it can make and still attack.
+        let moves = (enemy.max_ap - w.weapon.ap).max(0);
+        let reach = w.weapon.range.max + enemy.speed * moves;
+        if d > reach + if w.weapon.range.ranged { w.weapon.range.max } else { 0 } {
+            continue;
+        }
+        let dice =
+            w.weapon.dice.attribute.map_or(0, |a| enemy.attrs.dice(a) / w.weapon.dice.div.max(1)) + w.weapon.dice.plus;
+        let rear = b.ruleset.facing
+            && sector_for(mf, facing, b.ruleset.facing_arcs, enemy.footprint(), Actor::Attacker) == Some(Sector::Rear);
+        let my_defense = if rear { 0 } else { best_defense_dice(me, &w.weapon.defenses).map_or(0, |(_, n)| n) };
+        // ATK-E5: a square sheltered from this enemy by a low wall or a corner adds protection.
+        let cover = if d > 1 { i32::from(mf.cells().any(|c| sight_line(&b.map, enemy.origin, c).cover)) } else { 0 };
+        let protection = w
+            .weapon
+            .damage
+            .map_or(0, |k| me.protection.against(k) + cover_bonus(cover, me.posture, w.weapon.range.ranged));
+        let (o, _) = odds(dice, w.weapon.segments, protection, my_defense, 1);
+        // Attacks it can fit in its AP.
+        let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
+        best = best.max(o.expected * attacks as f64);
+    }
+    best
+}
+
+/// Where the creature should look from `at`: the nearest conscious enemy (ties: strongest).
+fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[CreatureId]) -> Facing {
+    let mf = Footprint::new(at, me.size.footprint());
+    enemies
+        .iter()
+        .map(|&e| b.fighter(e))
+        .filter(|e| e.can_act())
+        .min_by_key(|e| (footprint_distance(mf, e.footprint()), e.id))
+        .map_or(me.facing, |e| Facing::toward_footprint(mf, e.footprint()))
+}
+
+/// A scored plan for the rest of this turn.
+#[derive(Clone, Debug)]
+struct Plan {
+    dest: Pos,
+    first: Command,
+    score: OptionScore,
+}
+
+pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProfile) -> (Command, Option<Explanation>) {
+    match window {
+        Some(WindowKind::Defense) => (defend(b, me), None),
+        Some(WindowKind::BeforeAttack) => (before_attack(b, me), None),
+        None => turn(b, me, p),
+    }
+}
+
+/// ATK-11: defend when it prevents damage worth the AP, with the defense preventing most.
+fn defend(b: &Battle, me: CreatureId) -> Command {
+    let f = b.fighter(me);
+    let Some((_, after)) = b.pending_segment() else { return Command::Defend { defense: None } };
+    let Some(allowed) = b.flow_defenses() else { return Command::Defend { defense: None } };
+    let best = allowed
+        .iter()
+        .map(|&d| {
+            let bonus = if d == Defense::Block { f.block_bonus() } else { 0 };
+            let dice = crate::rules::attack::defense_dice(&f.attrs, d, f.posture.roll_penalty()) + bonus;
+            let dist = points_distribution(dice);
+            // Expected damage prevented: E[min(defense points, damage that would land)].
+            let prevented: f64 = dist.iter().enumerate().map(|(k, q)| (k as i32).min(after) as f64 * q).sum();
+            (prevented, d)
+        })
+        .max_by(|a, b| a.0.total_cmp(&b.0).then((b.1 as i32).cmp(&(a.1 as i32))));
+    match best {
+        // Any AP left is only good for reactions until our next turn starts: spend it.
+        Some((prevented, d)) if prevented > 0.05 => Command::Defend { defense: Some(d) },
+        _ => Command::Defend { defense: None },
+    }
+}
+
+/// TIME-14: Quick Step out of reach when that cancels the attack.
+fn before_attack(b: &Battle, me: CreatureId) -> Command {
+    let f = b.fighter(me);
+    let Some(reach) = b.flow_reach() else { return Command::Pass };
+    let Some(attacker) = b.flow_attacker() else { return Command::Pass };
+    if f.has_ability(|e| matches!(e, AbilityEffect::QuickStep { .. })).is_some() {
+        let a = b.fighter(attacker);
+        let mut steps: Vec<Pos> = (-1..=1)
+            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+            .filter(|&d| d != (0, 0))
+            .map(|(dx, dy)| f.origin.offset(dx, dy))
+            .filter(|&p| footprint_distance(Footprint::new(p, f.size.footprint()), a.footprint()) > reach)
+            .collect();
+        steps.sort();
+        for to in steps {
+            let face = Facing::toward_footprint(Footprint::new(to, f.size.footprint()), a.footprint());
+            let cmd = Command::QuickStep { to, face: b.ruleset.facing.then_some(face) };
+            if b.check(me, &cmd).is_ok() {
+                return cmd;
+            }
+        }
+    }
+    Command::Pass
+}
+
+fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanation>) {
+    let f = b.fighter(me);
+    let enemies = perceived_enemies(b, me);
+    let conscious: Vec<CreatureId> = enemies.iter().copied().filter(|&e| b.fighter(e).can_act()).collect();
+    // FLOW-5: leave a hopeless fight, per profile.
+    if p.self_preservation > 0.3 && hopeless(b, me, p) && b.check(me, &Command::Flee).is_ok() {
+        return (Command::Flee, None);
+    }
+    if enemies.is_empty() {
+        let cmd = super::baseline(b, me, None);
+        return (cmd, None);
+    }
+    let mover = Mover { size: f.size, speed: f.speed, sprint: false, posture: f.posture };
+    let occupancy = b.occupancy_for(me);
+    let field = if f.ap >= MOVE_AP { reachable(&b.map, Some(&occupancy), &mover, f.origin).ok() } else { None };
+    let mut dests: Vec<Pos> = field.as_ref().map_or_else(Vec::new, |fl| fl.destinations().collect());
+    if !dests.contains(&f.origin) {
+        dests.push(f.origin);
+    }
+    dests.sort();
+    let mut best: Option<Plan> = None;
+    let mut considered = Vec::new();
+    for &dest in &dests {
+        let moved = dest != f.origin;
+        let ap_left = f.ap - if moved { MOVE_AP } else { 0 };
+        if ap_left < 0 {
+            continue;
+        }
+        let facing = main_threat_facing(b, f, dest, &conscious);
+        // The best attack from here, on anyone we perceive.
+        let mut attack: Option<(f64, f64, bool, Command, i32)> = None;
+        for &e in &enemies {
+            let t = b.fighter(e);
+            for w in &f.weapons {
+                if w.weapon.ap > ap_left {
+                    continue;
+                }
+                let Some(est) = estimate_attack(b, f, dest, w, t) else { continue };
+                let focus = p.focus_fire * 3.0 * est.ko_chance;
+                let value = est.expected + focus + if est.rear { 0.2 } else { 0.0 };
+                if attack.as_ref().is_none_or(|a| value > a.0) {
+                    let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
+                    attack = Some((value, est.expected, est.rear, cmd, w.weapon.ap));
+                }
+            }
+        }
+        // Area attacks are placed on perceived enemies (and their neighbours).
+        if !moved
+            && let Some((value, cmd, ap)) = best_area(b, me, ap_left)
+            && attack.as_ref().is_none_or(|a| value > a.0)
+        {
+            attack = Some((value, value, false, cmd, ap));
+        }
+        let (attack_value, dealt, rear_attack, attacks) = match &attack {
+            Some((v, dealt, rear, _, ap)) => {
+                let n = ap_left / (*ap).max(1);
+                // Keep one AP back for a defense when someone threatens this square.
+                (*v * n as f64, *dealt * n as f64, *rear, n)
+            }
+            None => (0.0, 0.0, false, 0),
+        };
+        let danger: f64 = conscious.iter().map(|&e| threat(b, f, dest, facing, b.fighter(e))).sum();
+        let spare = ap_left - attacks * attack.as_ref().map_or(1, |a| a.4);
+        let defense_value = if danger > 0.0 && spare >= DEFEND_AP {
+            best_defense_dice(f, &[Defense::Block, Defense::Dodge, Defense::Resist])
+                .map_or(0.0, |(_, n)| n as f64 * 0.5)
+        } else {
+            0.0
+        };
+        // With one AP fewer than needed for all attacks, keeping it for a defense may be better.
+        let alt_keep = if attacks >= 1 && danger > 0.0 {
+            let one_less = attack_value / attacks as f64 * (attacks - 1) as f64;
+            let keep = best_defense_dice(f, &[Defense::Block, Defense::Dodge, Defense::Resist])
+                .map_or(0.0, |(_, n)| n as f64 * 0.5);
+            one_less + keep
+        } else {
+            0.0
+        };
+        // Keeping the last AP for a defense may beat spending it on one more attack.
+        let keep_one = alt_keep > attack_value + defense_value;
+        let planned = if keep_one { attacks - 1 } else { attacks };
+        let offence = (attack_value + defense_value).max(alt_keep);
+        let nearest = conscious
+            .iter()
+            .map(|&e| footprint_distance(Footprint::new(dest, f.size.footprint()), b.fighter(e).footprint()))
+            .min()
+            .unwrap_or(0);
+        let closing = -(nearest as f64) * 0.05 * p.aggression;
+        let total = offence - p.caution * danger * 0.5 + closing;
+        let first = if moved {
+            let path = field.as_ref().and_then(|fl| fl.path_to(dest)).unwrap_or_default();
+            Command::Move { path, sprint: false, face: b.ruleset.facing.then_some(facing) }
+        } else if let Some((v, _, _, cmd, _)) = &attack
+            && *v > 0.05
+            && planned >= 1
+        {
+            cmd.clone()
+        } else if b.ruleset.facing && facing != f.facing {
+            Command::Face { facing }
+        } else {
+            Command::EndTurn
+        };
+        let score = OptionScore {
+            summary: describe(b, &first),
+            expected_dealt: dealt,
+            expected_taken: danger,
+            rear_attack,
+            rear_exposed: false,
+            cover: false,
+            ap_kept: if keep_one { spare.max(0) + 1 } else { spare.max(0) },
+            total,
+        };
+        considered.push(score.clone());
+        if best.as_ref().is_none_or(|bp| total > bp.score.total + 1e-9) {
+            best = Some(Plan { dest, first, score });
+        }
+    }
+    let Some(plan) = best else { return (Command::EndTurn, None) };
+    considered.sort_by(|a, b| b.total.total_cmp(&a.total));
+    considered.truncate(3);
+    let _ = plan.dest;
+    (plan.first, Some(Explanation { creature: me, options: considered }))
+}
+
+fn describe(b: &Battle, c: &Command) -> String {
+    match c {
+        Command::Move { path, .. } => format!("move to {}", path.last().copied().unwrap_or_default()),
+        Command::Attack { weapon, target: Target::Creature(t), .. } => {
+            format!("{weapon} on {}", b.fighter(*t).name)
+        }
+        Command::Attack { weapon, target, .. } => format!("{weapon} at {target:?}"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The best placement of an area weapon usable now: expected damage to enemies minus 1.5 × to
+/// friends (each creature's own protection, no defense assumed for friends).
+fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<(f64, Command, i32)> {
+    let f = b.fighter(me);
+    let mut best: Option<(f64, Command, i32)> = None;
+    for w in f.weapons.iter().filter(|w| w.weapon.area.is_some() && w.weapon.ap <= ap && w.ammo != Some(0)) {
+        let area = w.weapon.area.as_ref().expect("area");
+        let targets: Vec<Target> = match area {
+            AreaSpec::Circle { .. } | AreaSpec::Ring { .. } => {
+                let mut squares: Vec<Pos> = Vec::new();
+                for e in perceived_enemies(b, me) {
+                    let o = b.fighter(e).origin;
+                    for dy in -1..=1 {
+                        for dx in -1..=1 {
+                            squares.push(o.offset(dx, dy));
+                        }
+                    }
+                }
+                squares.sort();
+                squares.dedup();
+                squares.into_iter().map(Target::Square).collect()
+            }
+            _ => Facing::ALL.iter().map(|&d| Target::Toward(d)).collect(),
+        };
+        for target in targets {
+            let cmd = Command::Attack { weapon: w.key.clone(), target, additives: vec![] };
+            let Some(hit) = b.area_targets(me, &cmd) else { continue };
+            let mut value = 0.0;
+            for t in hit {
+                let tf = b.fighter(t);
+                let dice = w.weapon.dice.attribute.map_or(0, |a| f.attrs.dice(a) / w.weapon.dice.div.max(1))
+                    + w.weapon.dice.plus;
+                let prot = w.weapon.damage.map_or(0, |k| tf.protection.against(k));
+                let (o, _) = odds(dice, w.weapon.segments, prot, 0, 1);
+                if b.hostile(me, t) {
+                    value += if tf.can_act() { o.expected } else { 0.0 };
+                } else {
+                    value -= 1.5 * o.expected;
+                }
+            }
+            if value > 0.0 && best.as_ref().is_none_or(|x| value > x.0) {
+                best = Some((value, cmd, w.weapon.ap));
+            }
+        }
+    }
+    best
+}
+
+/// FLOW-E2: the AI considers fleeing when its side is clearly losing.
+fn hopeless(b: &Battle, me: CreatureId, p: &AiProfile) -> bool {
+    let side = b.fighter(me).side;
+    let strength = |s: &dyn Fn(&Fighter) -> bool| -> i32 {
+        b.creatures
+            .iter()
+            .filter(|c| c.can_act() && s(c))
+            .map(|c| c.attrs.pools.iter().flatten().map(|p| p.current).sum::<i32>())
+            .sum()
+    };
+    let ours = strength(&|c| c.side == side);
+    let theirs = strength(&|c| b.hostile(me, c.id) && b.side_perceives(side, c.id));
+    theirs as f64 > ours as f64 * (1.0 + 4.0 * (1.0 - p.self_preservation))
+}
