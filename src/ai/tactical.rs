@@ -18,7 +18,7 @@ use crate::rules::facing::{Actor, Facing, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::los::{line_of_effect, sight_line};
 use crate::rules::movement::{Mover, reachable};
-use crate::rules::posture::cover_bonus;
+use crate::rules::posture::{Posture, cover_bonus};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -123,7 +123,7 @@ fn estimate_attack(
 
 /// Expected damage `enemy` could deal to `me` standing at `at` next round, if it can get there:
 /// counting its move, its best weapon, and whether our rear faces it.
-fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, enemy: &Fighter) -> f64 {
+fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, posture: Posture, enemy: &Fighter) -> f64 {
     if !enemy.can_act() {
         return 0.0;
     }
@@ -150,7 +150,7 @@ fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, enemy: &Fighter) ->
         let protection = w
             .weapon
             .damage
-            .map_or(0, |k| me.protection.against(k) + cover_bonus(cover, me.posture, w.weapon.range.ranged));
+            .map_or(0, |k| me.protection.against(k) + cover_bonus(cover, posture, w.weapon.range.ranged));
         let (o, _) = odds(dice, w.weapon.segments, protection, my_defense, 1);
         // Attacks it can fit in its AP.
         let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
@@ -170,12 +170,13 @@ fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[CreatureId])
         .map_or(me.facing, |e| Facing::toward_footprint(mf, e.footprint()))
 }
 
-/// A scored plan for the rest of this turn.
+/// How much a kept AP may be worth per point of danger at a square (tuned with `duel`).
+const GUARD_PER_DANGER: f64 = 10.0;
+
+/// The first step of a scored plan for the rest of this turn.
 #[derive(Clone, Debug)]
 struct Plan {
-    dest: Pos,
     first: Command,
-    score: OptionScore,
 }
 
 pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProfile) -> (Command, Option<Explanation>) {
@@ -243,8 +244,7 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         return (Command::Flee, None);
     }
     if enemies.is_empty() {
-        let cmd = super::baseline(b, me, None);
-        return (cmd, None);
+        return (super::baseline(b, me, None), None);
     }
     let mover = Mover { size: f.size, speed: f.speed, sprint: false, posture: f.posture };
     let occupancy = b.occupancy_for(me);
@@ -254,26 +254,89 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         dests.push(f.origin);
     }
     dests.sort();
-    let mut best: Option<Plan> = None;
-    let mut considered = Vec::new();
+    let ctx = Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious };
+    let mut plans: Vec<(Plan, OptionScore)> = Vec::new();
     for &dest in &dests {
         let moved = dest != f.origin;
         let ap_left = f.ap - if moved { MOVE_AP } else { 0 };
         if ap_left < 0 {
             continue;
         }
-        let facing = main_threat_facing(b, f, dest, &conscious);
+        let first = |facing: Facing, attack: Option<&Command>| {
+            if moved {
+                let path = field.as_ref().and_then(|fl| fl.path_to(dest)).unwrap_or_default();
+                Command::Move { path, sprint: false, face: b.ruleset.facing.then_some(facing) }
+            } else if let Some(cmd) = attack {
+                cmd.clone()
+            } else if b.ruleset.facing && facing != f.facing {
+                Command::Face { facing }
+            } else {
+                Command::EndTurn
+            }
+        };
+        plans.push(ctx.evaluate(dest, ap_left, f.posture, &first));
+    }
+    // POST-E1 / POST-E3: a ranged creature may crouch where it stands: +1 protection against
+    // ranged attacks, for 1 AP (the higher of posture and terrain cover counts).
+    let ranged = f.weapons.iter().any(|w| w.weapon.range.ranged && w.weapon.area.is_none());
+    let cost = crate::rules::posture::transition_cost(f.posture, Posture::Crouch, b.ruleset.posture_costs);
+    // Only when it has nothing to shoot at from here this turn: a shot beats shelter.
+    let can_shoot = plans.iter().any(|(p, _)| matches!(p.first, Command::Attack { .. }));
+    if b.ruleset.postures && ranged && !can_shoot && f.posture == Posture::Standing && f.ap > cost {
+        let crouch = Command::ChangePosture { posture: Posture::Crouch };
+        plans.push(ctx.evaluate(f.origin, f.ap - cost, Posture::Crouch, &|_, _| crouch.clone()));
+    }
+    // Ties keep the earliest candidate (staying put comes before squares in order): a `max_by`
+    // would take the last, a bias toward the map's far corner.
+    let Some(best) = plans
+        .iter()
+        .fold(None::<&(Plan, OptionScore)>, |acc, x| match acc {
+            Some(a) if a.1.total + 1e-9 >= x.1.total => Some(a),
+            _ => Some(x),
+        })
+        .map(|(p, _)| p.first.clone())
+    else {
+        return (Command::EndTurn, None);
+    };
+    let mut options: Vec<OptionScore> = plans.into_iter().map(|(_, s)| s).collect();
+    options.sort_by(|a, b| b.total.total_cmp(&a.total));
+    options.truncate(3);
+    (best, Some(Explanation { creature: me, options }))
+}
+
+/// What a turn decision looks at.
+struct Ctx<'a> {
+    b: &'a Battle,
+    me: CreatureId,
+    f: &'a Fighter,
+    p: &'a AiProfile,
+    enemies: &'a [CreatureId],
+    conscious: &'a [CreatureId],
+}
+
+impl Ctx<'_> {
+    /// Score standing at `dest` with `ap_left` and `posture` for the rest of the turn; `first`
+    /// builds the first command given the facing and the best attack (if one is planned).
+    fn evaluate(
+        &self,
+        dest: Pos,
+        ap_left: i32,
+        posture: Posture,
+        first: &dyn Fn(Facing, Option<&Command>) -> Command,
+    ) -> (Plan, OptionScore) {
+        let (b, f, p) = (self.b, self.f, self.p);
+        let moved = dest != f.origin;
+        let facing = main_threat_facing(b, f, dest, self.conscious);
         // The best attack from here, on anyone we perceive.
         let mut attack: Option<(f64, f64, bool, Command, i32)> = None;
-        for &e in &enemies {
+        for &e in self.enemies {
             let t = b.fighter(e);
             for w in &f.weapons {
                 if w.weapon.ap > ap_left {
                     continue;
                 }
                 let Some(est) = estimate_attack(b, f, dest, w, t) else { continue };
-                let focus = p.focus_fire * 3.0 * est.ko_chance;
-                let value = est.expected + focus + if est.rear { 0.2 } else { 0.0 };
+                let value = est.expected + p.focus_fire * 3.0 * est.ko_chance + if est.rear { 0.2 } else { 0.0 };
                 if attack.as_ref().is_none_or(|a| value > a.0) {
                     let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
                     attack = Some((value, est.expected, est.rear, cmd, w.weapon.ap));
@@ -282,7 +345,7 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         }
         // Area attacks are placed on perceived enemies (and their neighbours).
         if !moved
-            && let Some((value, cmd, ap)) = best_area(b, me, ap_left)
+            && let Some((value, cmd, ap)) = best_area(b, self.me, ap_left)
             && attack.as_ref().is_none_or(|a| value > a.0)
         {
             attack = Some((value, value, false, cmd, ap));
@@ -290,72 +353,75 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         let (attack_value, dealt, rear_attack, attacks) = match &attack {
             Some((v, dealt, rear, _, ap)) => {
                 let n = ap_left / (*ap).max(1);
-                // Keep one AP back for a defense when someone threatens this square.
                 (*v * n as f64, *dealt * n as f64, *rear, n)
             }
             None => (0.0, 0.0, false, 0),
         };
-        let danger: f64 = conscious.iter().map(|&e| threat(b, f, dest, facing, b.fighter(e))).sum();
+        let danger: f64 = self.conscious.iter().map(|&e| threat(b, f, dest, facing, posture, b.fighter(e))).sum();
         let spare = ap_left - attacks * attack.as_ref().map_or(1, |a| a.4);
-        let defense_value = if danger > 0.0 && spare >= DEFEND_AP {
-            best_defense_dice(f, &[Defense::Block, Defense::Dodge, Defense::Resist])
-                .map_or(0.0, |(_, n)| n as f64 * 0.5)
-        } else {
-            0.0
-        };
-        // With one AP fewer than needed for all attacks, keeping it for a defense may be better.
-        let alt_keep = if attacks >= 1 && danger > 0.0 {
-            let one_less = attack_value / attacks as f64 * (attacks - 1) as f64;
-            let keep = best_defense_dice(f, &[Defense::Block, Defense::Dodge, Defense::Resist])
-                .map_or(0.0, |(_, n)| n as f64 * 0.5);
-            one_less + keep
-        } else {
-            0.0
-        };
+        // A kept AP is worth what a defense could prevent here, capped by this square's danger
+        // (uncapped, both sides wait for each other forever; capped at 1×, walls-and-cover
+        // play suffered: measured with `duel`, see README).
+        let guard = best_defense_dice(f, &[Defense::Block, Defense::Dodge, Defense::Resist])
+            .map_or(0.0, |(_, n)| (n as f64 * 0.5).min(danger * GUARD_PER_DANGER));
+        let defense_value = if spare >= DEFEND_AP { guard } else { 0.0 };
         // Keeping the last AP for a defense may beat spending it on one more attack.
+        let alt_keep = if attacks >= 1 { attack_value / attacks as f64 * (attacks - 1) as f64 + guard } else { 0.0 };
         let keep_one = alt_keep > attack_value + defense_value;
         let planned = if keep_one { attacks - 1 } else { attacks };
         let offence = (attack_value + defense_value).max(alt_keep);
-        let nearest = conscious
-            .iter()
-            .map(|&e| footprint_distance(Footprint::new(dest, f.size.footprint()), b.fighter(e).footprint()))
-            .min()
-            .unwrap_or(0);
-        let closing = -(nearest as f64) * 0.05 * p.aggression;
-        let total = offence - p.caution * danger * 0.5 + closing;
-        let first = if moved {
-            let path = field.as_ref().and_then(|fl| fl.path_to(dest)).unwrap_or_default();
-            Command::Move { path, sprint: false, face: b.ruleset.facing.then_some(facing) }
-        } else if let Some((v, _, _, cmd, _)) = &attack
-            && *v > 0.05
-            && planned >= 1
-        {
-            cmd.clone()
-        } else if b.ruleset.facing && facing != f.facing {
-            Command::Face { facing }
+        let mf = Footprint::new(dest, f.size.footprint());
+        let nearest =
+            self.conscious.iter().map(|&e| footprint_distance(mf, b.fighter(e).footprint())).min().unwrap_or(0);
+        // Squares from which an attack is possible next turn are worth part of that attack.
+        let potential = if attacks == 0 {
+            self.conscious
+                .iter()
+                .map(|&e| {
+                    let t = b.fighter(e);
+                    let d = footprint_distance(mf, t.footprint());
+                    f.weapons
+                        .iter()
+                        .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= f.max_ap)
+                        .filter(|w| d <= w.weapon.range.max + f.speed * (f.max_ap - w.weapon.ap))
+                        .map(|w| {
+                            let dice =
+                                w.weapon.dice.attribute.map_or(0, |a| f.attrs.dice(a) / w.weapon.dice.div.max(1))
+                                    + w.weapon.dice.plus;
+                            let prot = w.weapon.damage.map_or(0, |k| t.protection.against(k));
+                            odds(dice, w.weapon.segments, prot, 0, 1).0.expected
+                        })
+                        .fold(0.0, f64::max)
+                })
+                .fold(0.0, f64::max)
         } else {
-            Command::EndTurn
+            0.0
         };
+        let closing = p.aggression * (0.6 * potential - 0.1 * nearest as f64);
+        let total = offence - p.caution * danger + closing;
+        let planned_attack = attack.as_ref().filter(|a| a.0 > 0.05 && planned >= 1).map(|a| &a.3);
+        let cmd = first(facing, planned_attack);
+        let cover = self.conscious.iter().any(|&e| {
+            let en = b.fighter(e);
+            footprint_distance(en.footprint(), mf) > 1 && mf.cells().any(|c| sight_line(&b.map, en.origin, c).cover)
+        });
+        let rear_exposed = self.conscious.iter().any(|&e| {
+            b.ruleset.facing
+                && sector_for(mf, facing, b.ruleset.facing_arcs, b.fighter(e).footprint(), Actor::Attacker)
+                    == Some(Sector::Rear)
+        });
         let score = OptionScore {
-            summary: describe(b, &first),
+            summary: describe(b, &cmd),
             expected_dealt: dealt,
             expected_taken: danger,
             rear_attack,
-            rear_exposed: false,
-            cover: false,
+            rear_exposed,
+            cover,
             ap_kept: if keep_one { spare.max(0) + 1 } else { spare.max(0) },
             total,
         };
-        considered.push(score.clone());
-        if best.as_ref().is_none_or(|bp| total > bp.score.total + 1e-9) {
-            best = Some(Plan { dest, first, score });
-        }
+        (Plan { first: cmd }, score)
     }
-    let Some(plan) = best else { return (Command::EndTurn, None) };
-    considered.sort_by(|a, b| b.total.total_cmp(&a.total));
-    considered.truncate(3);
-    let _ = plan.dest;
-    (plan.first, Some(Explanation { creature: me, options: considered }))
 }
 
 fn describe(b: &Battle, c: &Command) -> String {
