@@ -63,12 +63,23 @@ fn whole_battles(c: &mut Criterion) {
     let level = skirmish();
     let mut g = c.benchmark_group("skirmish_6v8_baseline_ai");
     g.sample_size(20);
+    let baseline = builtin_compendium().ai_profiles["baseline"].clone();
+    let default = builtin_compendium().ai_profiles["default"].clone();
     let mut seed = 0;
     g.bench_function("direct", |b| {
         b.iter(|| {
             seed += 1;
             let mut battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
-            play_direct(&mut battle, ai::decide, 1_000_000);
+            play_direct(&mut battle, |bt, c, w| ai::decide_with(bt, c, w, &baseline).0, 1_000_000);
+            black_box(battle.round)
+        })
+    });
+    let mut seed = 0;
+    g.bench_function("direct_default_ai", |b| {
+        b.iter(|| {
+            seed += 1;
+            let mut battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
+            play_direct(&mut battle, |bt, c, w| ai::decide_with(bt, c, w, &default).0, 1_000_000);
             black_box(battle.round)
         })
     });
@@ -79,6 +90,7 @@ fn whole_battles(c: &mut Criterion) {
             let battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
             let controllers = vec![Controller::Ai; battle.sides.len()];
             let mut app = headless_app(ActiveBattle { battle, controllers });
+            app.insert_resource(ai::SideProfiles(vec![Some("baseline".into()); 2]));
             black_box(run_until_input(&mut app, 1_000_000))
         })
     });
@@ -92,5 +104,64 @@ fn whole_battles(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, commands, whole_battles);
+/// A skirmish state a few decisions in, and one with a defense window open.
+fn ai_states() -> (Battle, Battle) {
+    let level = skirmish();
+    let mut turn = Battle::new(&level, builtin_compendium(), 7).unwrap();
+    // Play into round 2 so both sides are engaged.
+    while turn.round < 2 {
+        let (c, w) = turn.awaiting().unwrap();
+        let cmd = ai::decide(&turn, c, w);
+        turn.submit(c, cmd).unwrap();
+    }
+    while turn.awaiting().unwrap().1.is_some() {
+        let (c, w) = turn.awaiting().unwrap();
+        let cmd = ai::decide(&turn, c, w);
+        turn.submit(c, cmd).unwrap();
+    }
+    let mut window = turn.clone();
+    loop {
+        let (c, w) = window.awaiting().unwrap();
+        if w == Some(meshal_tactics::battle::WindowKind::Defense) {
+            break;
+        }
+        let cmd = ai::decide(&window, c, w);
+        window.submit(c, cmd).unwrap();
+    }
+    (turn, window)
+}
+
+fn ai_decisions(c: &mut Criterion) {
+    let (turn, window) = ai_states();
+    let mut g = c.benchmark_group("ai_default_6v8");
+    let (who, _) = turn.awaiting().unwrap();
+    g.bench_function("turn_decision", |b| b.iter(|| black_box(ai::decide(&turn, who, None))));
+    let (defender, kind) = window.awaiting().unwrap();
+    g.bench_function("reaction_decision", |b| b.iter(|| black_box(ai::decide(&window, defender, kind))));
+    // Every decision one side makes in a whole round (its creatures' turns and reactions).
+    g.sample_size(20);
+    g.bench_function("one_side_whole_round", |b| {
+        b.iter_custom(|iters| {
+            let mut total = std::time::Duration::ZERO;
+            for _ in 0..iters {
+                let mut bt = turn.clone();
+                let side = bt.fighter(who).side;
+                let round = bt.round;
+                while bt.round == round && bt.outcome().is_none() {
+                    let (c, w) = bt.awaiting().unwrap();
+                    let start = std::time::Instant::now();
+                    let cmd = ai::decide(&bt, c, w);
+                    if bt.fighter(c).side == side {
+                        total += start.elapsed();
+                    }
+                    bt.submit(c, cmd).unwrap();
+                }
+            }
+            total
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, commands, whole_battles, ai_decisions);
 criterion_main!(benches);

@@ -1,0 +1,208 @@
+//! The default AI's behaviours, each shown on a small purpose-built level.
+
+use meshal_tactics::ai;
+use meshal_tactics::battle::{Battle, Command, Event, Presence, WindowKind, play_direct};
+use meshal_tactics::level::compendium::AiProfile;
+use meshal_tactics::level::{builtin_compendium, parse_level};
+use meshal_tactics::rules::attack::Defense;
+
+fn level(map: &[&str], creatures: &str) -> Battle {
+    let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
+    let text = format!(
+        r#"(name: "AI test", map: [{}],
+            legend: {{ '.': "floor", 'W': "wall" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
+            sides: [(name: "AI"), (name: "Foe")],
+            creatures: [{creatures}])"#,
+        rows.join(", ")
+    );
+    let l = parse_level("ai.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    Battle::new(&l, builtin_compendium(), 1).unwrap()
+}
+
+fn profile(name: &str) -> AiProfile {
+    builtin_compendium().ai_profiles[name].clone()
+}
+
+/// Let the AI play creature 0's whole turn (the foes only ever decline or end their turns).
+fn ai_turn(b: &mut Battle, p: &AiProfile) {
+    let start = b.round;
+    for _ in 0..50 {
+        match b.awaiting() {
+            Some((0, w)) => {
+                let (c, _) = ai::decide_with(b, 0, w, p);
+                b.submit(0, c).expect("the AI is never rejected");
+            }
+            Some((_, _)) => return,
+            None => return,
+        }
+        if b.round != start {
+            return;
+        }
+    }
+}
+
+const OPEN: [&str; 7] = ["WWWWWWW", "W.....W", "W.....W", "W.....W", "W.....W", "W.....W", "WWWWWWW"];
+
+// RULES: FACE-4, FACE-E2 — given a front and a rear square at the same cost, the AI attacks from
+// the rear, where the target cannot defend.
+#[test]
+fn prefers_the_rear_arc() {
+    let mut b = level(
+        &OPEN,
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 3), facing: E, overrides: (activeness: Some(10))),
+           (name: "Foe", template: "human_fighter", side: "Foe", at: (3, 3), facing: N, overrides: (activeness: Some(1)))"#,
+    );
+    ai_turn(&mut b, &profile("default"));
+    let first_attack = b.log.iter().position(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })).unwrap();
+    let undefendable = b.log[first_attack..].iter().find_map(|e| match &e.event {
+        Event::Undefendable { reason, .. } => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(b.fighter(0).origin.y < 3, "attacked from below (the foe faces north): {}", b.fighter(0).origin);
+    if let Some(r) = undefendable {
+        assert!(r.contains("rear"));
+    }
+    assert!(
+        !b.log[first_attack..].iter().any(|e| matches!(e.event, Event::ReactionWindowOpened { creature: 1, .. })),
+        "no window: the foe could neither defend nor counter"
+    );
+}
+
+// Focus fire: of two adjacent enemies, it strikes the one nearest to unconsciousness.
+#[test]
+fn focuses_on_the_weakest() {
+    let mut b = level(
+        &OPEN,
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (3, 3), facing: E, overrides: (activeness: Some(10))),
+           (name: "Strong", template: "human_fighter", side: "Foe", at: (2, 3), facing: E, overrides: (activeness: Some(1), might: Some(8))),
+           (name: "Weak", template: "human_fighter", side: "Foe", at: (4, 3), facing: W, overrides: (activeness: Some(1), might: Some(1)))"#,
+    );
+    ai_turn(&mut b, &profile("default"));
+    let target = b.log.iter().find_map(|e| match &e.event {
+        Event::AttackDeclared { attacker: 0, targets, .. } => Some(targets[0]),
+        _ => None,
+    });
+    assert_eq!(target, Some(2), "the one-die foe first");
+}
+
+// ATK-11, ATK-E3 — it defends, with the defense rolling the most dice (Dodge on 6 Activeness
+// rather than Block on 1 Might).
+#[test]
+fn defends_with_the_best_defense() {
+    let mut b = level(
+        &OPEN,
+        r#"(name: "AI", template: "human_duelist", side: "AI", at: (3, 3), facing: W, overrides: (activeness: Some(1), might: Some(1), spirit: Some(1))),
+           (name: "Foe", template: "human_fighter", side: "Foe", at: (2, 3), facing: E, overrides: (activeness: Some(10), might: Some(12)))"#,
+    );
+    // Give the duelist Activeness 6 without changing initiative: set after setup.
+    b.creatures[0].attrs = meshal_tactics::rules::creature::Attributes::new(Some(1), Some(6), Some(1));
+    b.submit(
+        1,
+        Command::Attack {
+            weapon: "sword".into(),
+            target: meshal_tactics::battle::Target::Creature(0),
+            additives: vec![],
+        },
+    )
+    .unwrap();
+    // The duelist may Quick Step first; the AI does when it takes it out of reach.
+    if let Some((0, Some(WindowKind::BeforeAttack))) = b.awaiting() {
+        let (c, _) = ai::decide_with(&b, 0, Some(WindowKind::BeforeAttack), &profile("default"));
+        assert!(matches!(c, Command::QuickStep { .. }), "a step away cancels a sword attack: {c:?}");
+        return;
+    }
+    assert_eq!(b.awaiting(), Some((0, Some(WindowKind::Defense))));
+    let (c, _) = ai::decide_with(&b, 0, Some(WindowKind::Defense), &profile("default"));
+    assert_eq!(c, Command::Defend { defense: Some(Defense::Dodge) });
+}
+
+// AREA-E7 — an area attack goes where it hurts enemies most and spares friends.
+#[test]
+fn places_areas_away_from_friends() {
+    let mut b = level(
+        &[
+            "WWWWWWWWWWWW",
+            "W..........W",
+            "W..........W",
+            "W..........W",
+            "W..........W",
+            "W..........W",
+            "WWWWWWWWWWWW",
+        ],
+        r#"(name: "Caster", template: "caster", side: "AI", at: (1, 3), facing: E, overrides: (activeness: Some(10))),
+           (name: "Friend", template: "human_fighter", side: "AI", at: (6, 5), facing: E, overrides: (activeness: Some(1))),
+           (name: "Near friend", template: "human_fighter", side: "Foe", at: (7, 5), facing: W, overrides: (activeness: Some(1))),
+           (name: "Pair 1", template: "human_fighter", side: "Foe", at: (6, 1), facing: W, overrides: (activeness: Some(1))),
+           (name: "Pair 2", template: "human_fighter", side: "Foe", at: (7, 1), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    ai_turn(&mut b, &profile("default"));
+    let area = b.log.iter().find_map(|e| match &e.event {
+        Event::AttackDeclared { attacker: 0, weapon, targets, .. } if weapon == "fireball" => Some(targets.clone()),
+        _ => None,
+    });
+    let targets = area.expect("the caster throws a fireball");
+    assert!(!targets.contains(&1), "the friend is spared: {targets:?}");
+    assert!(targets.contains(&3) && targets.contains(&4), "both of the pair are hit: {targets:?}");
+}
+
+// TIME-8, ATK-11 — next to a dangerous enemy, it keeps an AP to defend rather than spend all.
+#[test]
+fn keeps_ap_to_defend_when_threatened() {
+    let mut b = level(
+        &OPEN,
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (2, 3), facing: E, overrides: (activeness: Some(10))),
+           (name: "Brute", template: "human_fighter", side: "Foe", at: (3, 3), facing: W, overrides: (activeness: Some(1), might: Some(10)))"#,
+    );
+    ai_turn(&mut b, &profile("default"));
+    assert!(b.log.iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })), "it still attacks");
+    assert!(b.fighter(0).ap >= 1, "and keeps AP for a defense");
+}
+
+// FLOW-5, FLOW-E2 — alone against many, a cautious creature flees once it may.
+#[test]
+fn flees_a_hopeless_fight() {
+    let mut b = level(
+        &["WWWWWWWWWWWWW", "W...........W", "W...........W", "WWWWWWWWWWWWW"],
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 1), facing: E, overrides: (activeness: Some(10))),
+           (name: "F1", template: "human_fighter", side: "Foe", at: (11, 1), facing: W, overrides: (activeness: Some(1), might: Some(10))),
+           (name: "F2", template: "human_fighter", side: "Foe", at: (11, 2), facing: W, overrides: (activeness: Some(1), might: Some(10))),
+           (name: "F3", template: "human_fighter", side: "Foe", at: (10, 2), facing: W, overrides: (activeness: Some(1), might: Some(10)))"#,
+    );
+    let cautious = profile("cautious");
+    for _ in 0..6 {
+        if b.outcome().is_some() {
+            break;
+        }
+        ai_turn(&mut b, &cautious);
+        while let Some((c, w)) = b.awaiting() {
+            if c == 0 {
+                break;
+            }
+            let _ = b.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn });
+        }
+    }
+    assert_eq!(b.fighter(0).presence, Presence::Fled, "it fled once three rounds passed unhit");
+    assert!(b.log.iter().any(|e| matches!(e.event, Event::FleeAttempted { creature: 0, .. })));
+}
+
+// The AI never issues a command the engine rejects, on any shipped level.
+#[test]
+fn never_rejected_on_any_level() {
+    for (name, text) in [
+        ("duel", include_str!("../levels/duel.level.ron")),
+        ("open", include_str!("../levels/open_field.level.ron")),
+        ("walls", include_str!("../levels/walls_and_cover.level.ron")),
+        ("dark", include_str!("../levels/darkness.level.ron")),
+        ("skirmish", include_str!("../levels/skirmish.level.ron")),
+        ("gate", include_str!("../levels/hold_the_gate.level.ron")),
+    ] {
+        let l = parse_level(name, text, builtin_compendium()).unwrap();
+        for seed in 0..10 {
+            let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
+            let rejected = play_direct(&mut b, ai::decide, 100_000);
+            assert_eq!(rejected, 0, "{name} seed {seed}");
+            assert!(b.outcome().is_some(), "{name} seed {seed} finishes");
+        }
+    }
+}
