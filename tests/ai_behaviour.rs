@@ -5,6 +5,8 @@ use meshal_tactics::battle::{Battle, Command, Event, Presence, WindowKind, play_
 use meshal_tactics::level::compendium::AiProfile;
 use meshal_tactics::level::{builtin_compendium, parse_level};
 use meshal_tactics::rules::attack::Defense;
+use meshal_tactics::rules::facing::Facing;
+use meshal_tactics::rules::grid::Pos;
 
 fn level(map: &[&str], creatures: &str) -> Battle {
     let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
@@ -205,4 +207,52 @@ fn never_rejected_on_any_level() {
             assert!(b.outcome().is_some(), "{name} seed {seed} finishes");
         }
     }
+}
+
+fn concealing_level(creatures: &str) -> Battle {
+    let text = format!(
+        r#"(name: "Hide and seek", map: ["WWWWWWWWWW", "W........W", "W.....T..W", "W........W", "WWWWWWWWWW"],
+            legend: {{ '.': "floor", 'W': "wall", 'T': "thicket" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true), "thicket": (difficult: true, concealing: true) }},
+            sides: [(name: "AI"), (name: "Foe")],
+            creatures: [{creatures}])"#
+    );
+    let l = parse_level("hide.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    Battle::new(&l, builtin_compendium(), 2).unwrap()
+}
+
+// PERC-7, PERC-E4 — an enemy seen in a thicket, then gone: the AI searches the spot.
+#[test]
+fn searches_where_an_enemy_vanished() {
+    let mut b = concealing_level(
+        r#"(name: "Seeker", template: "human_fighter", side: "AI", at: (2, 2), facing: E, overrides: (activeness: Some(10), spirit: Some(30))),
+           (name: "Hider", template: "human_fighter", side: "Foe", at: (6, 2), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    assert!(b.side_perceives(0, 1), "the seeker sees the hider in the thicket");
+    // The seeker looks away; the hider, now unseen, hides.
+    b.submit(0, Command::Face { facing: Facing::W }).unwrap();
+    b.submit(0, Command::EndTurn).unwrap();
+    b.submit(1, Command::Hide).unwrap();
+    b.submit(1, Command::EndTurn).unwrap();
+    assert_eq!(b.last_seen(0, 1), Some(Pos::new(6, 2)));
+    let (c, _) = ai::decide_with(&b, 0, None, &profile("default"));
+    assert_eq!(c, Command::Search { at: Pos::new(6, 2) });
+    b.submit(0, c).unwrap();
+    assert!(b.log.iter().any(|e| matches!(&e.event, Event::Searched { found, .. } if found == &vec![1])));
+}
+
+// PERC-E4 — a cautious creature in concealing terrain that no enemy perceives hides.
+#[test]
+fn a_cautious_creature_hides_in_cover() {
+    let mut b = concealing_level(
+        r#"(name: "Hider", template: "human_duelist", side: "AI", at: (6, 2), facing: E, overrides: (activeness: Some(10))),
+           (name: "Seeker", template: "human_fighter", side: "Foe", at: (2, 2), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    assert!(!b.perceives(1, 0), "the seeker faces away");
+    let (c, _) = ai::decide_with(&b, 0, None, &profile("default"));
+    assert_ne!(c, Command::Hide, "the default profile is not that cautious");
+    let (c, _) = ai::decide_with(&b, 0, None, &profile("cautious"));
+    assert_eq!(c, Command::Hide);
+    b.submit(0, c).unwrap();
+    assert!(b.fighter(0).hidden.is_some());
 }

@@ -85,6 +85,7 @@ fn estimate_attack(
     from: Pos,
     weapon: &crate::battle::state::Armed,
     target: &Fighter,
+    extra_dice: i32,
 ) -> Option<AttackEstimate> {
     let w = &weapon.weapon;
     if w.area.is_some() || weapon.ammo == Some(0) {
@@ -98,7 +99,7 @@ fn estimate_attack(
         return None;
     }
     let base = w.dice.attribute.map_or(0, |a| me.attrs.dice(a) / w.dice.div.max(1)) + w.dice.plus;
-    let dice = base + modifier - if b.ruleset.postures { me.posture.roll_penalty() } else { 0 };
+    let dice = base + modifier + extra_dice - if b.ruleset.postures { me.posture.roll_penalty() } else { 0 };
     if dice <= 0 {
         return None;
     }
@@ -232,6 +233,32 @@ fn before_attack(b: &Battle, me: CreatureId) -> Command {
             }
         }
     }
+    // TIME-13: counter when our strike is worth more than what a defense would prevent (a
+    // counter is our one reaction in this chain: no defense after it).
+    if let Some((_, ab)) = f.has_ability(|e| matches!(e, AbilityEffect::CounterAttack { .. }))
+        && let AbilityEffect::CounterAttack { ap } = ab.effect
+        && f.ap >= ap
+        && let Some((dice, segments, protection, defenses)) = b.flow_target_odds()
+    {
+        let a = b.fighter(attacker);
+        let my_defense = best_defense_dice(f, &defenses).map_or(0, |(_, n)| n);
+        let prevented = odds(dice, segments, protection, 0, 1).0.expected
+            - odds(dice, segments, protection, my_defense, 1).0.expected;
+        let counter = f
+            .weapons
+            .iter()
+            .filter(|w| !w.weapon.range.ranged && w.weapon.area.is_none())
+            .filter_map(|w| Some((estimate_attack(b, f, f.origin, w, a, 0)?.expected, w.key.clone())))
+            .max_by(|x, y| x.0.total_cmp(&y.0));
+        if let Some((value, weapon)) = counter
+            && value > prevented
+        {
+            let cmd = Command::CounterAttack { weapon };
+            if b.check(me, &cmd).is_ok() {
+                return cmd;
+            }
+        }
+    }
     Command::Pass
 }
 
@@ -243,7 +270,21 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     if p.self_preservation > 0.3 && hopeless(b, me, p) && b.check(me, &Command::Flee).is_ok() {
         return (Command::Flee, None);
     }
+    // PERC-E4: a cautious creature in concealing terrain that nobody hostile perceives hides.
+    if p.caution >= 0.8
+        && f.hidden.is_none()
+        && f.footprint().cells().any(|c| b.map.terrain(c).concealing)
+        && b.check(me, &Command::Hide).is_ok()
+    {
+        return (Command::Hide, None);
+    }
     if enemies.is_empty() {
+        // PERC-7: an enemy vanished in concealing terrain nearby: search there (once a spot).
+        if let Some(at) = suspected_hiding_spot(b, me)
+            && b.check(me, &Command::Search { at }).is_ok()
+        {
+            return (Command::Search { at }, None);
+        }
         return (super::baseline(b, me, None), None);
     }
     let mover = Mover { size: f.size, speed: f.speed, sprint: false, posture: f.posture };
@@ -280,6 +321,33 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     // ranged attacks, for 1 AP (the higher of posture and terrain cover counts).
     let ranged = f.weapons.iter().any(|w| w.weapon.range.ranged && w.weapon.area.is_none());
     let cost = crate::rules::posture::transition_cost(f.posture, Posture::Crouch, b.ruleset.posture_costs);
+    // TIME-11: a long-term aimed shot, only when nobody can hurt it while it aims.
+    if f.ap == f.max_ap {
+        for w in f.weapons.iter().filter(|w| w.weapon.ap > f.max_ap && w.weapon.area.is_none() && w.ammo != Some(0)) {
+            let facing = main_threat_facing(b, f, f.origin, &conscious);
+            let danger: f64 = conscious.iter().map(|&e| threat(b, f, f.origin, facing, f.posture, b.fighter(e))).sum();
+            if danger > 0.3 {
+                continue;
+            }
+            for &e in &conscious {
+                if let Some(est) = estimate_attack(b, f, f.origin, w, b.fighter(e), 0) {
+                    let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
+                    let score = OptionScore {
+                        summary: describe(b, &cmd),
+                        expected_dealt: est.expected,
+                        expected_taken: danger,
+                        rear_attack: est.rear,
+                        rear_exposed: false,
+                        cover: false,
+                        ap_kept: 0,
+                        // Spread over the two turns it takes.
+                        total: (est.expected + p.focus_fire * 3.0 * est.ko_chance) * 0.5 * f.max_ap as f64 / 1.5,
+                    };
+                    plans.push((Plan { first: cmd }, score));
+                }
+            }
+        }
+    }
     // Only when it has nothing to shoot at from here this turn: a shot beats shelter.
     let can_shoot = plans.iter().any(|(p, _)| matches!(p.first, Command::Attack { .. }));
     if b.ruleset.postures && ranged && !can_shoot && f.posture == Posture::Standing && f.ap > cost {
@@ -332,14 +400,27 @@ impl Ctx<'_> {
         for &e in self.enemies {
             let t = b.fighter(e);
             for w in &f.weapons {
-                if w.weapon.ap > ap_left {
-                    continue;
+                // TIME-16: each weapon plain, and with each additive that fits it (Power Strike).
+                let mut variants = vec![(Vec::new(), 0, w.weapon.ap)];
+                for (key, ab) in &f.abilities {
+                    if let AbilityEffect::Additive { ap, dice, melee_only } = ab.effect
+                        && (!melee_only || (!w.weapon.range.ranged && w.weapon.area.is_none()))
+                    {
+                        variants.push((vec![key.clone()], dice, w.weapon.ap + ap));
+                    }
                 }
-                let Some(est) = estimate_attack(b, f, dest, w, t) else { continue };
-                let value = est.expected + p.focus_fire * 3.0 * est.ko_chance + if est.rear { 0.2 } else { 0.0 };
-                if attack.as_ref().is_none_or(|a| value > a.0) {
-                    let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
-                    attack = Some((value, est.expected, est.rear, cmd, w.weapon.ap));
+                for (additives, extra, cost) in variants {
+                    if cost > ap_left {
+                        continue;
+                    }
+                    let Some(est) = estimate_attack(b, f, dest, w, t, extra) else { continue };
+                    let value = est.expected + p.focus_fire * 3.0 * est.ko_chance + if est.rear { 0.2 } else { 0.0 };
+                    // Compared per AP, so a 2-AP strike must beat two plain ones.
+                    let per_ap = value / cost.max(1) as f64;
+                    if attack.as_ref().is_none_or(|a| per_ap > a.0 / a.4.max(1) as f64) {
+                        let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives };
+                        attack = Some((value, est.expected, est.rear, cmd, cost));
+                    }
                 }
             }
         }
@@ -496,4 +577,26 @@ fn hopeless(b: &Battle, me: CreatureId, p: &AiProfile) -> bool {
     let ours = strength(&|c| c.side == side);
     let theirs = strength(&|c| b.hostile(me, c.id) && b.side_perceives(side, c.id));
     theirs as f64 > ours as f64 * (1.0 + 4.0 * (1.0 - p.self_preservation))
+}
+
+/// A square where a hostile creature was last seen, in concealing terrain, within search reach,
+/// that this side has not searched in this round or the last.
+fn suspected_hiding_spot(b: &Battle, me: CreatureId) -> Option<Pos> {
+    let f = b.fighter(me);
+    let side = f.side;
+    let mut spots: Vec<Pos> = b
+        .creatures
+        .iter()
+        .filter(|o| b.hostile(me, o.id))
+        .filter_map(|o| b.last_seen(side, o.id))
+        .filter(|p| b.map.in_bounds(*p) && b.map.terrain(*p).concealing)
+        .filter(|p| crate::rules::grid::distance(f.origin, *p) <= 8)
+        .collect();
+    spots.sort();
+    spots.into_iter().find(|p| {
+        !b.log.iter().rev().take_while(|e| e.round + 1 >= b.round).any(|e| {
+            matches!(&e.event, crate::battle::Event::Searched { creature, at, .. }
+                if b.fighter(*creature).side == side && crate::rules::grid::distance(*at, *p) <= 1)
+        })
+    })
 }

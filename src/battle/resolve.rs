@@ -94,6 +94,14 @@ impl Battle {
         self.flow.as_ref().map(|f| f.weapon.weapon.range.max)
     }
 
+    /// The attack in progress against its (first) target: dice, segments, protection, and the
+    /// defenses it allows.
+    pub fn flow_target_odds(&self) -> Option<(i32, u32, i32, Vec<Defense>)> {
+        let f = self.flow.as_ref()?;
+        let t = f.targets.first()?;
+        Some((t.dice, f.weapon.weapon.segments, t.protection, f.weapon.weapon.defenses.clone()))
+    }
+
     /// The creatures an area attack command would cover now, if it is legal.
     pub fn area_targets(&self, attacker: CreatureId, command: &Command) -> Option<Vec<CreatureId>> {
         let Command::Attack { weapon, target, additives } = command else { return None };
