@@ -256,3 +256,75 @@ fn a_cautious_creature_hides_in_cover() {
     b.submit(0, c).unwrap();
     assert!(b.fighter(0).hidden.is_some());
 }
+
+// TIME-11 — the aimed shot (a long-term action) only when nobody can reach the archer meanwhile.
+#[test]
+fn aims_only_when_safe() {
+    let far = level(
+        &["WWWWWWWWWWWWWWWWWWWWWWWW", "W......................W", "WWWWWWWWWWWWWWWWWWWWWWWW"],
+        r#"(name: "Archer", template: "archer", side: "AI", at: (1, 1), facing: E, overrides: (activeness: Some(10), weapons: Some(["aimed_shot"]))),
+           (name: "Slow", template: "human_fighter", side: "Foe", at: (22, 1), facing: W, overrides: (activeness: Some(1), speed: Some(1), weapons: Some(["fist"])))"#,
+    );
+    let (c, _) = ai::decide_with(&far, 0, None, &profile("default"));
+    assert!(matches!(c, Command::Attack { ref weapon, .. } if weapon == "aimed_shot"), "{c:?}");
+    let near = level(
+        &["WWWWWWWWWWWWWWWWWWWWWWWW", "W......................W", "WWWWWWWWWWWWWWWWWWWWWWWW"],
+        r#"(name: "Archer", template: "archer", side: "AI", at: (1, 1), facing: E, overrides: (activeness: Some(10), weapons: Some(["aimed_shot", "bow"]))),
+           (name: "Close", template: "human_fighter", side: "Foe", at: (4, 1), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    let (c, _) = ai::decide_with(&near, 0, None, &profile("default"));
+    assert!(
+        !matches!(c, Command::Attack { ref weapon, .. } if weapon == "aimed_shot"),
+        "not with a fighter 3 steps away: {c:?}"
+    );
+}
+
+// FACE-2, FACE-4 — after moving it faces the main threat, so its rear is not offered to it.
+#[test]
+fn ends_moves_facing_the_threat() {
+    let mut b = level(
+        &["WWWWWWWWWWWW", "W..........W", "W..........W", "W..........W", "WWWWWWWWWWWW"],
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 2), facing: W, overrides: (activeness: Some(10))),
+           (name: "Foe", template: "human_fighter", side: "Foe", at: (9, 2), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    ai_turn(&mut b, &profile("default"));
+    let f = b.fighter(0);
+    let foe = b.fighter(1);
+    let toward = Facing::toward_footprint(f.footprint(), foe.footprint());
+    assert_eq!(f.facing, toward, "facing the foe from {}", f.origin);
+    assert_ne!(f.origin, Pos::new(1, 2), "it advanced");
+}
+
+// FLOW-7 — a conscious enemy before an unconscious one.
+#[test]
+fn finishes_the_fallen_only_when_nothing_better() {
+    let mut b = level(
+        &OPEN,
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (3, 3), facing: E, overrides: (activeness: Some(10))),
+           (name: "Fallen", template: "human_fighter", side: "Foe", at: (4, 3), facing: W, overrides: (activeness: Some(1))),
+           (name: "Standing", template: "human_fighter", side: "Foe", at: (2, 3), facing: E, overrides: (activeness: Some(1)))"#,
+    );
+    b.creatures[1].attrs = meshal_tactics::rules::creature::Attributes::new(Some(3), Some(3), Some(3));
+    b.creatures[1].attrs.remove_dice(meshal_tactics::rules::creature::Attribute::Spirit, 3);
+    assert!(b.fighter(1).attrs.is_unconscious());
+    ai_turn(&mut b, &profile("default"));
+    let first = b.log.iter().find_map(|e| match &e.event {
+        Event::AttackDeclared { attacker: 0, targets, .. } => Some(targets[0]),
+        _ => None,
+    });
+    assert_eq!(first, Some(2), "the standing foe first");
+}
+
+// Difficulty 1 adds reproducible noise: the same battle gives the same choices.
+#[test]
+fn sloppy_profile_is_still_deterministic() {
+    let l = parse_level("duel", include_str!("../levels/duel.level.ron"), builtin_compendium()).unwrap();
+    let sloppy = profile("berserk");
+    assert_eq!(sloppy.difficulty, 1);
+    let play = || {
+        let mut b = Battle::new(&l, builtin_compendium(), 3).unwrap();
+        play_direct(&mut b, |bt, c, w| ai::decide_with(bt, c, w, &sloppy).0, 100_000);
+        serde_json::to_string(&b.log).unwrap()
+    };
+    assert_eq!(play(), play());
+}

@@ -191,10 +191,11 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
     if let Some(&e) = enemies.first() {
         return Some(battle.fighter(e).footprint());
     }
+    // Only sightings of enemies not in view now: those in view are where they are.
     let remembered = battle
         .creatures
         .iter()
-        .filter(|o| battle.hostile(me, o.id))
+        .filter(|o| battle.hostile(me, o.id) && !battle.side_perceives(f.side, o.id))
         .filter_map(|o| battle.last_seen(f.side, o.id))
         .min_by_key(|p| (footprint_distance(f.footprint(), Footprint::single(*p)), *p));
     if let Some(p) = remembered {
@@ -204,18 +205,28 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
     (footprint_distance(f.footprint(), centre) > 2).then_some(centre)
 }
 
-/// One move that brings the creature closest to `goal`, ending facing it; None if no move helps.
+/// One move that brings the creature closest to `goal` by walking distance (around walls, not
+/// through them), ending facing it; None if no move gets closer.
 pub fn approach(battle: &Battle, me: CreatureId, goal: Footprint) -> Option<Command> {
     let f = battle.fighter(me);
     let mover = Mover { size: f.size, speed: f.speed, sprint: false, posture: f.posture };
     let occupancy = battle.occupancy_for(me);
     let field = reachable(&battle.map, Some(&occupancy), &mover, f.origin).ok()?;
     let side = f.size.footprint();
-    let now = footprint_distance(f.footprint(), goal);
-    let dest = field
-        .destinations()
-        .map(|p| (footprint_distance(Footprint::new(p, side), goal), field.cost_quarters(p).unwrap_or(u32::MAX), p))
-        .min()?;
+    // Walking cost from the goal to every square (creatures ignored: they move).
+    let walker = Mover { posture: crate::rules::posture::Posture::Standing, ..mover };
+    let to_goal = crate::rules::movement::cost_field(&battle.map, None, &walker, goal.origin);
+    let remaining = |p: Pos| {
+        let d = footprint_distance(Footprint::new(p, side), goal);
+        // Squares the goal's field cannot reach (shut in) fall back to straight distance.
+        to_goal.cost_quarters(p).map_or(u64::from(u32::MAX) + d as u64, u64::from).min(if d <= 1 {
+            0
+        } else {
+            u64::MAX
+        })
+    };
+    let now = remaining(f.origin);
+    let dest = field.destinations().map(|p| (remaining(p), field.cost_quarters(p).unwrap_or(u32::MAX), p)).min()?;
     if dest.0 >= now {
         return None;
     }

@@ -116,8 +116,9 @@ fn estimate_attack(
     let weakest = w.targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
     let (o, ko) = odds(dice, w.segments, protection, defense, weakest.max(1));
     if target.attrs.is_unconscious() {
-        // FLOW-7: any hit finishes it; worth little while anyone else still fights.
-        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: o.hit, rear });
+        // FLOW-7: any hit finishes it; worth little while anyone else still fights (no focus
+        // bonus: it is already out of the fight).
+        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: 0.0, rear });
     }
     Some(AttackEstimate { expected: o.expected, ko_chance: ko, rear })
 }
@@ -354,6 +355,13 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         let crouch = Command::ChangePosture { posture: Posture::Crouch };
         plans.push(ctx.evaluate(f.origin, f.ap - cost, Posture::Crouch, &|_, _| crouch.clone()));
     }
+    // Difficulty 1 plays sloppily: deterministic noise (from the battle's seed and progress, so
+    // replays stay exact) of up to ±1 expected die of damage on every option.
+    if p.difficulty == 1 {
+        for (k, (_, score)) in plans.iter_mut().enumerate() {
+            score.total += noise(b.seed, b.log.len() as u64, k as u64);
+        }
+    }
     // Ties keep the earliest candidate (staying put comes before squares in order): a `max_by`
     // would take the last, a bias toward the map's far corner.
     let Some(best) = plans
@@ -365,6 +373,12 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         .map(|(p, _)| p.first.clone())
     else {
         return (Command::EndTurn, None);
+    };
+    // Only fallen enemies in sight and nothing worth doing here: go looking for the rest.
+    let best = if conscious.is_empty() && matches!(best, Command::EndTurn | Command::Face { .. }) {
+        super::hunting_goal(b, me, &[]).and_then(|goal| super::approach(b, me, goal)).unwrap_or(best)
+    } else {
+        best
     };
     let mut options: Vec<OptionScore> = plans.into_iter().map(|(_, s)| s).collect();
     options.sort_by(|a, b| b.total.total_cmp(&a.total));
@@ -599,4 +613,13 @@ fn suspected_hiding_spot(b: &Battle, me: CreatureId) -> Option<Pos> {
                 if b.fighter(*creature).side == side && crate::rules::grid::distance(*at, *p) <= 1)
         })
     })
+}
+
+/// A reproducible number in [-1, 1) from three integers (SplitMix64 finaliser).
+fn noise(seed: u64, step: u64, option: u64) -> f64 {
+    let mut z = seed ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ option.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^= z >> 31;
+    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }
