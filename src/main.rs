@@ -54,34 +54,35 @@ enum Command {
         a: String,
         #[arg(long)]
         b: String,
-        #[arg(long, default_value_t = 100)]
-        runs: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 2)]
-        jobs: usize,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        batch: BatchArgs,
     },
     /// Re-execute a log and verify every event.
     Replay { log: String },
     /// Run many AI-vs-AI battles: win rates, rounds, casualties, intensity.
     Sim {
         level: String,
-        #[arg(long, default_value_t = 100)]
-        runs: usize,
-        #[arg(long, default_value_t = 1)]
-        seed: u64,
-        #[arg(long, default_value_t = 2)]
-        jobs: usize,
-        #[arg(long)]
-        json: bool,
+        #[command(flatten)]
+        batch: BatchArgs,
     },
     /// The rules calculator: distances, areas, facing sectors, attack odds, line of sight.
     Rules {
         #[command(subcommand)]
         command: RulesCommand,
     },
+}
+
+/// Options of the commands that run many battles.
+#[derive(clap::Args)]
+struct BatchArgs {
+    #[arg(long, default_value_t = 100)]
+    runs: usize,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
+    #[arg(long)]
+    json: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -287,11 +288,11 @@ fn main() -> ExitCode {
         Command::Run { level, seed, commands, log, side, quiet, explain } => {
             headless::run(&headless::RunArgs { level, seed, commands, log, side, quiet, explain })
         }
-        Command::Duel { level, a, b, runs, seed, jobs, json } => {
+        Command::Duel { level, a, b, batch: BatchArgs { runs, seed, jobs, json } } => {
             headless::duel(&headless::DuelArgs { level, a, b, runs, seed, jobs, json })
         }
         Command::Replay { log } => headless::replay(&log),
-        Command::Sim { level, runs, seed, jobs, json } => {
+        Command::Sim { level, batch: BatchArgs { runs, seed, jobs, json } } => {
             headless::sim(&headless::SimArgs { level, runs, seed, jobs, json })
         }
         Command::Play { level } => {

@@ -186,3 +186,26 @@ fn the_readme_script_example_is_a_valid_script() {
     let out = run(&["run", "levels/duel.level.ron", "--commands", script.to_str().unwrap(), "--quiet"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
 }
+
+#[test]
+fn duel_json_is_mirrored_and_documented() {
+    let out = run(&["duel", "levels/duel.level.ron", "--a", "default", "--b", "baseline", "--runs", "40", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert_eq!(v["runs"], 40);
+    let (a, b, d) = (v["a_wins"].as_u64().unwrap(), v["b_wins"].as_u64().unwrap(), v["draws"].as_u64().unwrap());
+    assert_eq!(a + b + d, 40);
+    assert!((v["a_win_rate"].as_f64().unwrap() - a as f64 / 40.0).abs() < 1e-12);
+    let ci = v["ci95"].as_array().unwrap();
+    assert!(
+        ci[0].as_f64().unwrap() <= v["a_win_rate"].as_f64().unwrap()
+            && v["a_win_rate"].as_f64().unwrap() <= ci[1].as_f64().unwrap()
+    );
+    // A profile against itself, mirrored: every seed is played both ways, so exactly half.
+    let same = run(&["duel", "levels/duel.level.ron", "--a", "baseline", "--b", "baseline", "--runs", "20", "--json"]);
+    let s: serde_json::Value = serde_json::from_str(&text(&same.stdout)).unwrap();
+    assert_eq!(s["a_wins"], s["b_wins"]);
+    let bad = run(&["duel", "levels/duel.level.ron", "--a", "genius", "--b", "baseline"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("unknown AI profile 'genius'"));
+}

@@ -1022,16 +1022,23 @@ impl Battle {
                 == Some(Sector::Rear)
     }
 
-    fn can_counter(&self, t: CreatureId, attacker: CreatureId, chain: u32) -> bool {
+    /// TIME-12, TIME-15, TIME-11, PERC-3, FACE-4: may `t` react to this attacker's attack with a
+    /// reaction costing `ap`?
+    fn may_react(&self, t: CreatureId, attacker: CreatureId, chain: u32, ap: i32) -> bool {
         let f = &self.creatures[t as usize];
-        let Some((_, ab)) = f.has_ability(|e| matches!(e, AbilityEffect::CounterAttack { .. })) else { return false };
-        let AbilityEffect::CounterAttack { ap } = ab.effect else { return false };
         f.can_act()
             && f.ap >= ap
             && f.reacted_chain != chain
             && f.long_term.is_none()
             && self.perceives(t, attacker)
             && !self.attacked_from_rear(t, attacker)
+    }
+
+    fn can_counter(&self, t: CreatureId, attacker: CreatureId, chain: u32) -> bool {
+        let f = &self.creatures[t as usize];
+        let Some((_, ab)) = f.has_ability(|e| matches!(e, AbilityEffect::CounterAttack { .. })) else { return false };
+        let AbilityEffect::CounterAttack { ap } = ab.effect else { return false };
+        self.may_react(t, attacker, chain, ap)
             && f.weapons
                 .iter()
                 .any(|w| !w.weapon.range.ranged && w.weapon.area.is_none() && self.reach_target(t, attacker, w).is_ok())
@@ -1041,13 +1048,7 @@ impl Battle {
         let f = &self.creatures[t as usize];
         let Some((_, ab)) = f.has_ability(|e| matches!(e, AbilityEffect::QuickStep { .. })) else { return false };
         let AbilityEffect::QuickStep { ap } = ab.effect else { return false };
-        f.can_act()
-            && f.ap >= ap
-            && f.reacted_chain != chain
-            && f.long_term.is_none()
-            && self.perceives(t, attacker)
-            && !self.attacked_from_rear(t, attacker)
-            && !matches!(f.posture, Posture::Sit | Posture::Lying | Posture::Prone)
+        self.may_react(t, attacker, chain, ap) && !matches!(f.posture, Posture::Sit | Posture::Lying | Posture::Prone)
     }
 
     fn open_window(&mut self, creature: CreatureId, kind: WindowKind, attacker: CreatureId) {
