@@ -343,8 +343,9 @@ fn perc_7_hidden_creature_found_by_search() {
     assert!(b.side_perceives(0, 1));
 }
 
-// RULES: TIME-7, TIME-8, TIME-12, MOVE-E1, FACE-2, POST-2 — rejected commands name the rule and
-// change nothing; facing costs 0 AP in one's own turn.
+// RULES: TIME-7, TIME-10, TIME-8, TIME-12, MOVE-E1, FACE-2, POST-2 — rejected commands name the
+// rule and change nothing (a tactical action outside one's own turn is refused); facing costs
+// 0 AP in one's own turn.
 #[test]
 fn rejections_change_nothing() {
     let text = level(
@@ -401,8 +402,8 @@ fn flow_5_fleeing() {
     assert!(matches!(b.outcome(), Some(Outcome::Victory { side, .. }) if side == "Red"));
 }
 
-// RULES: TIME-19, CRE-6, FLOW-8, POST-5 — an unconscious creature falls Lying and keeps its turn
-// slot: its turn starts and ends at once.
+// RULES: TIME-19, CRE-6, FLOW-8, POST-5, FACE-E1 — an unconscious creature falls Lying, keeps
+// its last facing, and keeps its turn slot: its turn starts and ends at once.
 #[test]
 fn time_19_unconscious_keeps_turn() {
     let text = level(
@@ -416,6 +417,7 @@ fn time_19_unconscious_keeps_turn() {
     submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
     assert!(b.fighter(1).attrs.is_unconscious());
     assert_eq!(b.fighter(1).posture, meshal_tactics::rules::posture::Posture::Lying);
+    assert_eq!(b.fighter(1).facing, Facing::E, "FACE-E1: it keeps its last facing");
     let mark = b.log.len();
     submit(&mut b, "A", Command::EndTurn);
     let k = kinds(&b, mark);
@@ -644,4 +646,57 @@ fn delay_moves_the_slot() {
     assert_eq!(b.check(0, &Command::Delay { after: 2 }).unwrap_err().rule, "TIME-D4", "once a round");
     submit(&mut b, "A", Command::Move { path: vec![Pos::new(1, 1), Pos::new(2, 1)], sprint: false, face: None });
     assert_eq!(b.check(0, &Command::Delay { after: 2 }).unwrap_err().rule, "TIME-D4");
+}
+
+// RULES: TIME-5, TIME-E3, TIME-6 — identical AI creatures of one side share one initiative roll
+// and one slot; with the toggle off each rolls alone. Every creature still gets one turn a round.
+#[test]
+fn time_5_group_initiative() {
+    let creatures = r#"(name: "Hero", template: "human_fighter", side: "Blue", at: (1, 1)),
+           (name: "W1", template: "grey_wolf", side: "Red", at: (6, 1)),
+           (name: "W2", template: "grey_wolf", side: "Red", at: (7, 1)),
+           (name: "W3", template: "grey_wolf", side: "Red", at: (8, 1))"#;
+    let b = battle(&level(&CORRIDOR, creatures, ""), 16);
+    let rolls: Vec<Vec<u32>> = b
+        .log
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::InitiativeRolled { members, .. } => Some(members.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(rolls.len(), 2, "one roll for the hero, one for the pack: {rolls:?}");
+    assert!(rolls.contains(&vec![1, 2, 3]));
+    let at = b.order.iter().position(|&c| c == 1).unwrap();
+    assert_eq!(&b.order[at..at + 3], [1, 2, 3], "the group holds one slot");
+    let solo = battle(&level(&CORRIDOR, creatures, "ruleset: (group_initiative: false)"), 16);
+    let n = solo.log.iter().filter(|e| matches!(e.event, Event::InitiativeRolled { .. })).count();
+    assert_eq!(n, 4);
+    // TIME-6: one turn each per round.
+    let mut b = b;
+    let mut turns = vec![0; 4];
+    while b.round == 1 {
+        let (c, w) = b.awaiting().unwrap();
+        if w.is_none() {
+            turns[c as usize] += 1;
+        }
+        b.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn }).unwrap();
+    }
+    assert_eq!(turns, [1, 1, 1, 1]);
+}
+
+// RULES: ATK-3, ATK-E2 — pole weapons extend reach: a spear reaches 2 steps, a sword does not.
+#[test]
+fn atk_3_pole_weapons_extend_reach() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_spearman", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10), weapons: Some(["spear", "fist"]))),
+           (name: "B", template: "human_fighter", side: "Red", at: (4, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let b = battle(&text, 17);
+    let spear = Command::Attack { weapon: "spear".into(), target: Target::Creature(1), additives: vec![] };
+    let fist = Command::Attack { weapon: "fist".into(), target: Target::Creature(1), additives: vec![] };
+    assert!(b.check(0, &spear).is_ok());
+    assert_eq!(b.check(0, &fist).unwrap_err().rule, "ATK-4");
 }
