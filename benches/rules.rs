@@ -106,6 +106,65 @@ fn movement(c: &mut Criterion) {
     });
 }
 
+/// The same cost model as `rules::movement` (quarter steps: orthogonal 4R, diagonal 6R, no
+/// corner cutting past obstacles), as a successor function for the `pathfinding` crate.
+fn successors(map: &GridMap, p: Pos) -> Vec<(Pos, u32)> {
+    let enter = |q: Pos| -> Option<u32> {
+        if !map.in_bounds(q) {
+            return None;
+        }
+        let t = map.terrain(q);
+        let crossing = match (t.blocks_movement, t.cross_height) {
+            (false, _) => 0,
+            (true, Some(h)) if h <= 2 => h.max(1),
+            _ => return None,
+        };
+        Some((1 + t.resistance + i32::from(t.difficult) + crossing) as u32)
+    };
+    let mut out = Vec::with_capacity(8);
+    for dy in -1..=1 {
+        for dx in -1..=1 {
+            if (dx, dy) == (0, 0) {
+                continue;
+            }
+            let q = p.offset(dx, dy);
+            let Some(r) = enter(q) else { continue };
+            if dx != 0 && dy != 0 && (map.blocks_movement(p.offset(dx, 0)) || map.blocks_movement(p.offset(0, dy))) {
+                continue;
+            }
+            out.push((q, if dx != 0 && dy != 0 { 6 * r } else { 4 * r }));
+        }
+    }
+    out
+}
+
+fn movement_vs_pathfinding(c: &mut Criterion) {
+    let maps: Vec<GridMap> = (0..8).map(mixed_map).collect();
+    let origin = Pos::new(32, 32);
+    let mut g = c.benchmark_group("pathfinding_crate_same_jobs");
+    let mut i = 0;
+    g.bench_function("reachable_speed6_sprint_dijkstra_reach", |b| {
+        b.iter(|| {
+            i = (i + 1) % maps.len();
+            let m = &maps[i];
+            let budget = 4 * 12 + 3;
+            let n = pathfinding::prelude::dijkstra_reach(&origin, |p| successors(m, *p))
+                .take_while(|item| item.total_cost <= budget)
+                .count();
+            black_box(n)
+        })
+    });
+    let mut i = 0;
+    g.bench_function("cost_field_whole_map_dijkstra_all", |b| {
+        b.iter(|| {
+            i = (i + 1) % maps.len();
+            let m = &maps[i];
+            black_box(pathfinding::prelude::dijkstra_all(&origin, |p| successors(m, *p)).len())
+        })
+    });
+    g.finish();
+}
+
 fn damage(c: &mut Criterion) {
     let odds =
         AttackOdds { dice: 10, segments: 1, protection: 1, defense_dice: 6, modifiers: DamageModifiers::default() };
@@ -114,5 +173,5 @@ fn damage(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, fov, movement, damage);
+criterion_group!(benches, fov, movement, movement_vs_pathfinding, damage);
 criterion_main!(benches);
