@@ -170,6 +170,16 @@ pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize,
             let _ = at;
             let who = &battle.fighter(ex.creature).name;
             let _ = writeln!(out, "  ? {who} weighs:");
+            if ex.options.first().is_some_and(|o| o.expected_dealt == 0.0 && o.summary.contains(" against ")) {
+                for o in &ex.options {
+                    let _ = writeln!(
+                        out,
+                        "      {:<28} prevents {:>4.2}, lets through {:>4.2}",
+                        o.summary, o.total, o.expected_taken
+                    );
+                }
+                continue;
+            }
             for o in &ex.options {
                 let _ = writeln!(
                     out,

@@ -142,3 +142,21 @@ fn a_move_behind_a_wall_far_away_is_private() {
     assert_eq!(moved.visible_to, ["Blue"]);
     assert_eq!(b.log_for_side("Red").filter(|e| matches!(e.event, Event::Moved { .. })).count(), 0);
 }
+
+// A creature whose level entry names a human controller waits for input even on an AI side.
+#[test]
+fn a_single_human_creature_on_an_ai_side_waits() {
+    let text = include_str!("../levels/duel.level.ron")
+        .replace(r#"(name: "Blue Duelist", template: "human_duelist", side: "Blue", at: (2, 3), facing: E)"#,
+                 r#"(name: "Blue Duelist", template: "human_duelist", side: "Blue", at: (2, 3), facing: E, controller: Some(Human))"#);
+    assert!(text.contains("controller: Some(Human)"));
+    let level = parse_level("duel", &text, builtin_compendium()).unwrap();
+    let battle = Battle::new(&level, builtin_compendium(), 21).unwrap();
+    let controllers = ActiveBattle::default_controllers(&battle);
+    assert_eq!(controllers, [Controller::Ai, Controller::Ai]);
+    let mut app = headless_app(ActiveBattle { battle, controllers });
+    run_until_input(&mut app, 10_000);
+    let b = app.world().resource::<ActiveBattle>();
+    let (c, _) = b.awaiting_from(Controller::Human).expect("waits for the human duelist");
+    assert_eq!(b.battle.fighter(c).name, "Blue Duelist");
+}

@@ -18,8 +18,12 @@ use crate::rules::movement::{Mover, reachable};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
+    app.add_message::<AiExplained>().add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
 }
+
+/// Every AI decision that weighed options, as it is made (for the client and for GMs).
+#[derive(Message, Clone, Debug)]
+pub struct AiExplained(pub Explanation);
 
 /// Per side, a profile that overrides every creature's own (the `duel` harness).
 #[derive(Resource, Clone, Debug, Default)]
@@ -55,6 +59,7 @@ fn ai_decide(
     explanations: Option<ResMut<Explanations>>,
     _script: Option<Res<CommandScript>>,
     mut out: MessageWriter<IssueCommand>,
+    mut explained: MessageWriter<AiExplained>,
 ) {
     let Some(battle) = battle else { return };
     let Some((creature, window)) = battle.awaiting_from(Controller::Ai) else { return };
@@ -66,8 +71,11 @@ fn ai_decide(
         .unwrap_or_else(|| b.fighter(creature).ai_profile.clone());
     let profile = crate::level::builtin_compendium().ai_profiles.get(&name).cloned().unwrap_or_default();
     let (command, why) = decide_with(b, creature, window, &profile);
-    if let (Some(mut ex), Some(why)) = (explanations, why) {
-        ex.0.push((b.log.len(), why));
+    if let Some(why) = why {
+        if let Some(mut ex) = explanations {
+            ex.0.push((b.log.len(), why.clone()));
+        }
+        explained.write(AiExplained(why));
     }
     out.write(IssueCommand { creature, command });
 }

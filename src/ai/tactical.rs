@@ -183,18 +183,19 @@ struct Plan {
 
 pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProfile) -> (Command, Option<Explanation>) {
     match window {
-        Some(WindowKind::Defense) => (defend(b, me), None),
+        Some(WindowKind::Defense) => defend(b, me),
         Some(WindowKind::BeforeAttack) => (before_attack(b, me), None),
         None => turn(b, me, p),
     }
 }
 
 /// ATK-11: defend when it prevents damage worth the AP, with the defense preventing most.
-fn defend(b: &Battle, me: CreatureId) -> Command {
+fn defend(b: &Battle, me: CreatureId) -> (Command, Option<Explanation>) {
     let f = b.fighter(me);
-    let Some((_, after)) = b.pending_segment() else { return Command::Defend { defense: None } };
-    let Some(allowed) = b.flow_defenses() else { return Command::Defend { defense: None } };
-    let best = allowed
+    let none = (Command::Defend { defense: None }, None);
+    let Some((_, after)) = b.pending_segment() else { return none };
+    let Some(allowed) = b.flow_defenses() else { return none };
+    let mut options: Vec<(f64, Defense)> = allowed
         .iter()
         .map(|&d| {
             let bonus = if d == Defense::Block { f.block_bonus() } else { 0 };
@@ -204,11 +205,28 @@ fn defend(b: &Battle, me: CreatureId) -> Command {
             let prevented: f64 = dist.iter().enumerate().map(|(k, q)| (k as i32).min(after) as f64 * q).sum();
             (prevented, d)
         })
-        .max_by(|a, b| a.0.total_cmp(&b.0).then((b.1 as i32).cmp(&(a.1 as i32))));
-    match best {
+        .collect();
+    options.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1 as i32).cmp(&(b.1 as i32))));
+    let explain = Explanation {
+        creature: me,
+        options: options
+            .iter()
+            .map(|&(prevented, d)| OptionScore {
+                summary: format!("{d:?} against {after}"),
+                expected_dealt: 0.0,
+                expected_taken: after as f64 - prevented,
+                rear_attack: false,
+                rear_exposed: false,
+                cover: false,
+                ap_kept: f.ap - DEFEND_AP,
+                total: prevented,
+            })
+            .collect(),
+    };
+    match options.first() {
         // Any AP left is only good for reactions until our next turn starts: spend it.
-        Some((prevented, d)) if prevented > 0.05 => Command::Defend { defense: Some(d) },
-        _ => Command::Defend { defense: None },
+        Some(&(prevented, d)) if prevented > 0.05 => (Command::Defend { defense: Some(d) }, Some(explain)),
+        _ => (Command::Defend { defense: None }, Some(explain)),
     }
 }
 

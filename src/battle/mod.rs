@@ -43,8 +43,21 @@ pub struct ActiveBattle {
 }
 
 impl ActiveBattle {
+    /// Who answers for a creature: a script plays its whole side; otherwise the level may name
+    /// a controller for the creature, else its side's applies.
     pub fn controller_of(&self, creature: CreatureId) -> Controller {
-        self.controllers[self.battle.fighter(creature).side]
+        let f = self.battle.fighter(creature);
+        let side = self.controllers[f.side];
+        match (side, f.controller) {
+            (Controller::Script, _) | (_, None) => side,
+            (_, Some(crate::level::ControllerDef::Human)) => Controller::Human,
+            (_, Some(crate::level::ControllerDef::Ai)) => Controller::Ai,
+        }
+    }
+
+    /// Controllers per side for a battle: human where the level says so, else the AI.
+    pub fn default_controllers(battle: &Battle) -> Vec<Controller> {
+        battle.sides.iter().map(|s| if s.human { Controller::Human } else { Controller::Ai }).collect()
     }
     /// The creature that must decide now, if an automatic controller of `kind` answers for it.
     pub fn awaiting_from(&self, kind: Controller) -> Option<(CreatureId, Option<WindowKind>)> {

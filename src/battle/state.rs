@@ -83,6 +83,8 @@ pub struct Fighter {
     pub strength: i32,
     /// The round it last delayed in.
     pub delayed_round: Option<u32>,
+    /// The level's per-creature controller, overriding its side's.
+    pub controller: Option<crate::level::ControllerDef>,
 }
 
 impl Fighter {
@@ -254,6 +256,7 @@ impl Battle {
                 spent_this_turn: 0,
                 strength,
                 delayed_round: None,
+                controller: c.controller,
             });
         }
         let n = creatures.len();

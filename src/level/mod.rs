@@ -69,6 +69,16 @@ pub struct CreatureDef {
     /// TIME-4: joins at the start of this round's end (a latecomer); None = from the start.
     #[serde(default)]
     pub arrives: Option<u32>,
+    /// Who plays this creature; None = as its side (`human` on the side, else the AI).
+    #[serde(default)]
+    pub controller: Option<ControllerDef>,
+}
+
+/// Who plays a creature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ControllerDef {
+    Human,
+    Ai,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
