@@ -46,6 +46,14 @@ fn events(b: &Battle, from: usize) -> Vec<&Event> {
     b.log[from..].iter().map(|e| &e.event).collect()
 }
 
+/// Why the first undefendable segment since `from` could not be defended.
+fn undefendable_reason(b: &Battle, from: usize) -> Option<String> {
+    events(b, from).into_iter().find_map(|e| match e {
+        Event::Undefendable { reason, .. } => Some(reason.clone()),
+        _ => None,
+    })
+}
+
 fn submit(b: &mut Battle, who: &str, c: Command) {
     let id = b.find(who).unwrap();
     if let Err(r) = b.submit(id, c.clone()) {
@@ -120,10 +128,7 @@ fn time_15_one_reaction_per_chain() {
     let k = kinds(&b, mark);
     assert!(!k.contains(&"AttackCancelled".to_string()), "the spear still reaches 2 steps: {k:?}");
     assert_eq!(k.iter().filter(|x| *x == "ReactionWindowOpened").count(), 1, "no defense window: {k:?}");
-    let reason = events(&b, mark).iter().find_map(|e| match e {
-        Event::Undefendable { reason, .. } => Some(reason.clone()),
-        _ => None,
-    });
+    let reason = undefendable_reason(&b, mark);
     assert!(reason.unwrap().contains("TIME-15"));
     assert!(b.fighter(1).attrs.is_unconscious(), "30 dice through no defense");
 }
@@ -188,10 +193,7 @@ fn atk_11_unseen_attacker_is_undefendable() {
     assert!(!b.perceives(1, 0), "B cannot see into the dark");
     let mark = b.log.len();
     submit(&mut b, "Archer", Command::Attack { weapon: "bow".into(), target: Target::Creature(1), additives: vec![] });
-    let reason = events(&b, mark).iter().find_map(|e| match e {
-        Event::Undefendable { reason, .. } => Some(reason.clone()),
-        _ => None,
-    });
+    let reason = undefendable_reason(&b, mark);
     assert!(reason.unwrap().contains("unseen"));
     assert!(!kinds(&b, mark).contains(&"ReactionWindowOpened".to_string()));
 }
@@ -224,10 +226,7 @@ fn time_11_long_term_aimed_shot() {
     // B throws: the archer, busy aiming, cannot defend.
     let mark = b.log.len();
     submit(&mut b, "B", Command::Attack { weapon: "javelin".into(), target: Target::Creature(0), additives: vec![] });
-    let reason = events(&b, mark).iter().find_map(|e| match e {
-        Event::Undefendable { reason, .. } => Some(reason.clone()),
-        _ => None,
-    });
+    let reason = undefendable_reason(&b, mark);
     assert!(reason.unwrap().contains("long-term"));
     submit(&mut b, "B", Command::EndTurn);
     // Round 2: the archer pays the last AP at its turn start and the shot resolves.
