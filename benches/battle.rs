@@ -63,26 +63,19 @@ fn whole_battles(c: &mut Criterion) {
     let level = skirmish();
     let mut g = c.benchmark_group("skirmish_6v8_baseline_ai");
     g.sample_size(20);
-    let baseline = builtin_compendium().ai_profiles["baseline"].clone();
-    let default = builtin_compendium().ai_profiles["default"].clone();
-    let mut seed = 0;
-    g.bench_function("direct", |b| {
-        b.iter(|| {
-            seed += 1;
-            let mut battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
-            play_direct(&mut battle, |bt, c, w| ai::decide_with(bt, c, w, &baseline).0, 1_000_000);
-            black_box(battle.round)
-        })
-    });
-    let mut seed = 0;
-    g.bench_function("direct_default_ai", |b| {
-        b.iter(|| {
-            seed += 1;
-            let mut battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
-            play_direct(&mut battle, |bt, c, w| ai::decide_with(bt, c, w, &default).0, 1_000_000);
-            black_box(battle.round)
-        })
-    });
+    // Whole battles driven directly (no ECS), one new seed per iteration, with a given profile.
+    for (name, profile) in [("direct", "baseline"), ("direct_default_ai", "default")] {
+        let profile = builtin_compendium().ai_profiles[profile].clone();
+        let mut seed = 0;
+        g.bench_function(name, |b| {
+            b.iter(|| {
+                seed += 1;
+                let mut battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
+                play_direct(&mut battle, |bt, c, w| ai::decide_with(bt, c, w, &profile).0, 1_000_000);
+                black_box(battle.round)
+            })
+        });
+    }
     let mut seed = 0;
     g.bench_function("bevy_minimal_plugins", |b| {
         b.iter(|| {
