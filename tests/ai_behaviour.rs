@@ -12,8 +12,9 @@ fn level(map: &[&str], creatures: &str) -> Battle {
     let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
     let text = format!(
         r#"(name: "AI test", map: [{}],
-            legend: {{ '.': "floor", 'W': "wall" }},
-            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
+            legend: {{ '.': "floor", 'W': "wall", '=': "low_wall" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true),
+                         "low_wall": (blocks_movement: true, cross_height: Some(1), low_cover: true) }},
             sides: [(name: "AI"), (name: "Foe")],
             creatures: [{creatures}])"#,
         rows.join(", ")
@@ -277,6 +278,29 @@ fn aims_only_when_safe() {
         !matches!(c, Command::Attack { ref weapon, .. } if weapon == "aimed_shot"),
         "not with a fighter 3 steps away: {c:?}"
     );
+}
+
+// ATK-15, ATK-E5, POST-E3 — an archer standing in the open beside a low wall, under fire from a
+// dangerous caster, steps behind the wall (or crouches) rather than trade shots from the open;
+// from behind it, it keeps shooting.
+#[test]
+fn a_shooter_takes_cover_beside_a_low_wall() {
+    let mut b = level(
+        &["WWWWWWWWWWWWWWW", "W.............W", "W..=..........W", "W.............W", "WWWWWWWWWWWWWWW"],
+        r#"(name: "Archer", template: "archer", side: "AI", at: (2, 3), facing: E, overrides: (activeness: Some(7))),
+           (name: "Sniper", template: "caster", side: "Foe", at: (13, 2), facing: W, overrides: (activeness: Some(1), spirit: Some(20), weapons: Some(["mind_lash"])))"#,
+    );
+    let sniper = b.fighter(1).origin;
+    let covered = |b: &Battle| {
+        let f = b.fighter(0);
+        let sheltered = meshal_tactics::rules::los::sight_line(&b.map, sniper, f.origin).cover;
+        sheltered || f.posture != meshal_tactics::rules::posture::Posture::Standing
+    };
+    assert!(!covered(&b), "the archer starts in the open");
+    ai_turn(&mut b, &profile("default"));
+    let f = b.fighter(0);
+    assert!(covered(&b), "it ends its turn sheltered, at {} {:?}", f.origin, f.posture);
+    assert!(b.log.iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })), "and still shoots");
 }
 
 // FACE-2, FACE-4 — after moving it faces the main threat, so its rear is not offered to it.

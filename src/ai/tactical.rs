@@ -61,7 +61,7 @@ fn odds(dice: i32, segments: u32, protection: i32, defense: i32, at_least: i32) 
 }
 
 /// The defense a creature would roll against an attack allowing `allowed`: (kind, dice).
-fn best_defense_dice(f: &Fighter, allowed: &[Defense]) -> Option<(Defense, i32)> {
+pub fn best_defense_dice(f: &Fighter, allowed: &[Defense]) -> Option<(Defense, i32)> {
     allowed
         .iter()
         .map(|&d| {
@@ -125,13 +125,21 @@ fn estimate_attack(
 
 /// Expected damage `enemy` could deal to `me` standing at `at` next round, if it can get there:
 /// counting its move, its best weapon, and whether our rear faces it.
-fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, posture: Posture, enemy: &Fighter) -> f64 {
+#[derive(Clone, Copy, Default)]
+struct Threat {
+    /// With its best weapon.
+    any: f64,
+    /// With its best ranged weapon: the part that stays while both sides hold their ground.
+    ranged: f64,
+}
+
+fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, posture: Posture, enemy: &Fighter) -> Threat {
+    let mut best = Threat::default();
     if !enemy.can_act() {
-        return 0.0;
+        return best;
     }
     let mf = Footprint::new(at, me.size.footprint());
     let d = footprint_distance(enemy.footprint(), mf);
-    let mut best: f64 = 0.0;
     for w in &enemy.weapons {
         if w.weapon.area.is_some() || w.ammo == Some(0) || w.weapon.ap > enemy.max_ap {
             continue;
@@ -156,9 +164,30 @@ fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, posture: Posture, e
         let (o, _) = odds(dice, w.weapon.segments, protection, my_defense, 1);
         // Attacks it can fit in its AP.
         let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
-        best = best.max(o.expected * attacks as f64);
+        let expected = o.expected * attacks as f64;
+        best.any = best.any.max(expected);
+        if w.weapon.range.ranged {
+            best.ranged = best.ranged.max(expected);
+        }
     }
     best
+}
+
+/// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).
+fn is_shooter(f: &Fighter) -> bool {
+    let dice = |ranged: bool| {
+        f.weapons
+            .iter()
+            .filter(|w| w.weapon.range.ranged == ranged && w.weapon.area.is_none() && w.ammo != Some(0))
+            .map(|w| {
+                w.weapon.dice.attribute.map_or(0, |a| f.attrs.dice(a) / w.weapon.dice.div.max(1)) + w.weapon.dice.plus
+            })
+            .max()
+    };
+    match (dice(true), dice(false)) {
+        (Some(shot), Some(blow)) => shot > blow,
+        (shot, _) => shot.is_some(),
+    }
 }
 
 /// Where the creature should look from `at`: the nearest conscious enemy (ties: strongest).
@@ -174,6 +203,13 @@ fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[CreatureId])
 
 /// How much a kept AP may be worth per point of danger at a square (tuned with `duel`).
 const GUARD_PER_DANGER: f64 = 10.0;
+
+/// Rounds a shooter expects to hold the square it ends on, after this one (tuned with `duel`).
+const HELD_ROUNDS: f64 = 2.0;
+
+/// Added to the profile's caution in an exchange of fire: over several rounds every die lost
+/// is also a die less to shoot back with (tuned with `duel`).
+const HELD_CAUTION: f64 = 1.5;
 
 /// The first step of a scored plan for the rest of this turn.
 #[derive(Clone, Debug)]
@@ -344,7 +380,8 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     if f.ap == f.max_ap {
         for w in f.weapons.iter().filter(|w| w.weapon.ap > f.max_ap && w.weapon.area.is_none() && w.ammo != Some(0)) {
             let facing = main_threat_facing(b, f, f.origin, &conscious);
-            let danger: f64 = conscious.iter().map(|&e| threat(b, f, f.origin, facing, f.posture, b.fighter(e))).sum();
+            let danger: f64 =
+                conscious.iter().map(|&e| threat(b, f, f.origin, facing, f.posture, b.fighter(e)).any).sum();
             if danger > 0.3 {
                 continue;
             }
@@ -429,6 +466,8 @@ impl Ctx<'_> {
         let facing = main_threat_facing(b, f, dest, self.conscious);
         // The best attack from here, on anyone we perceive.
         let mut attack: Option<(f64, f64, bool, Command, i32)> = None;
+        // The best plain ranged shot per AP from here, for holding the square (below).
+        let mut held_offence: f64 = 0.0;
         for &e in self.enemies {
             let t = b.fighter(e);
             for w in &f.weapons {
@@ -442,11 +481,18 @@ impl Ctx<'_> {
                     }
                 }
                 for (additives, extra, cost) in variants {
-                    if cost > ap_left {
+                    let holdable = w.weapon.range.ranged && additives.is_empty() && cost <= f.max_ap;
+                    if cost > ap_left && !holdable {
                         continue;
                     }
                     let Some(est) = estimate_attack(b, f, dest, w, t, extra) else { continue };
                     let value = est.expected + p.focus_fire * 3.0 * est.ko_chance + if est.rear { 0.2 } else { 0.0 };
+                    if holdable {
+                        held_offence = held_offence.max(est.expected / cost.max(1) as f64);
+                    }
+                    if cost > ap_left {
+                        continue;
+                    }
                     // Compared per AP, so a 2-AP strike must beat two plain ones.
                     let per_ap = value / cost.max(1) as f64;
                     if attack.as_ref().is_none_or(|a| per_ap > a.0 / a.4.max(1) as f64) {
@@ -470,7 +516,21 @@ impl Ctx<'_> {
             }
             None => (0.0, 0.0, false, 0),
         };
-        let danger: f64 = self.conscious.iter().map(|&e| threat(b, f, dest, facing, posture, b.fighter(e))).sum();
+        let threats: Vec<Threat> =
+            self.conscious.iter().map(|&e| threat(b, f, dest, facing, posture, b.fighter(e))).collect();
+        let danger: f64 = threats.iter().map(|t| t.any).sum();
+        // A one-turn horizon makes a shooter trade a shot now for nothing later, so it stood in
+        // the open beside the wall that would shelter it. A shooter expects to hold the square
+        // it ends on for a couple of rounds of exchanging fire with the enemy's shooters: those
+        // rounds count at full AP, against their ranged threat only (melee threats move; they
+        // are this turn's danger above), and a die lost in such an exchange weighs more than
+        // the profile's caution says, since it is also fire not returned.
+        let holding = if is_shooter(f) {
+            let held_danger: f64 = threats.iter().map(|t| t.ranged).sum();
+            HELD_ROUNDS * (held_offence * f.max_ap as f64 - (p.caution + HELD_CAUTION) * held_danger)
+        } else {
+            0.0
+        };
         let spare = ap_left - attacks * attack.as_ref().map_or(1, |a| a.4);
         // A kept AP is worth what a defense could prevent here, capped by this square's danger
         // (uncapped, both sides wait for each other forever; capped at 1×, walls-and-cover
@@ -511,7 +571,7 @@ impl Ctx<'_> {
             0.0
         };
         let closing = p.aggression * (0.6 * potential - 0.1 * nearest as f64);
-        let total = offence - p.caution * danger + closing;
+        let total = offence - p.caution * danger + closing + holding;
         let planned_attack = attack.as_ref().filter(|a| a.0 > 0.05 && planned >= 1).map(|a| &a.3);
         let cmd = first(facing, planned_attack);
         let cover = self.conscious.iter().any(|&e| {
