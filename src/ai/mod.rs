@@ -7,7 +7,6 @@
 
 pub mod tactical;
 
-use crate::battle::script::CommandScript;
 use crate::battle::{
     ActiveBattle, Battle, BattleSystems, Command, Controller, CreatureId, IssueCommand, Target, WindowKind,
 };
@@ -24,6 +23,11 @@ pub fn plugin(app: &mut App) {
 /// Every AI decision that weighed options, as it is made (for the client and for GMs).
 #[derive(Message, Clone, Debug)]
 pub struct AiExplained(pub Explanation);
+
+/// In the window, the AI waits this long between decisions so a person can follow them;
+/// headless battles have no pace and decide every frame.
+#[derive(Resource, Clone, Debug)]
+pub struct AiPace(pub Timer);
 
 /// Per side, a profile that overrides every creature's own (the `duel` harness).
 #[derive(Resource, Clone, Debug, Default)]
@@ -57,12 +61,18 @@ fn ai_decide(
     battle: Option<Res<ActiveBattle>>,
     profiles: Option<Res<SideProfiles>>,
     explanations: Option<ResMut<Explanations>>,
-    _script: Option<Res<CommandScript>>,
     mut out: MessageWriter<IssueCommand>,
     mut explained: MessageWriter<AiExplained>,
+    pace: Option<ResMut<AiPace>>,
+    time: Option<Res<Time>>,
 ) {
     let Some(battle) = battle else { return };
     let Some((creature, window)) = battle.awaiting_from(Controller::Ai) else { return };
+    if let (Some(mut pace), Some(time)) = (pace, time)
+        && !pace.0.tick(time.delta()).is_finished()
+    {
+        return;
+    }
     let b = &battle.battle;
     let side = b.fighter(creature).side;
     let name = profiles

@@ -34,6 +34,18 @@ pub(super) struct TargetRun {
     pub coup_de_grace: bool,
 }
 
+/// What an attack would roll against one target, before anything is rolled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackPreview {
+    pub target: CreatureId,
+    pub dice: i32,
+    pub segments: u32,
+    pub protection: i32,
+    /// Ok, or why the target could not defend (ATK-11).
+    pub defendable: Result<(), String>,
+    pub defenses: Vec<Defense>,
+}
+
 /// An attack between declaration and its last segment.
 #[derive(Clone, Debug)]
 pub struct AttackFlow {
@@ -109,6 +121,38 @@ impl Battle {
             Plan::Attack(flow, _) => Some(flow.targets.iter().map(|t| t.id).collect()),
             _ => None,
         }
+    }
+
+    /// What an attack command would roll against each target now (for previews), or why it is
+    /// refused. A preview never rolls: the battle is untouched.
+    pub fn attack_preview(&self, attacker: CreatureId, command: &Command) -> Result<Vec<AttackPreview>, Rejection> {
+        let Command::Attack { weapon, target, additives } = command else {
+            return reject("ATK-E7", "not an attack");
+        };
+        self.check(attacker, command)?;
+        match self.plan_attack(attacker, weapon, target, additives, false)? {
+            Plan::Attack(flow, _) => Ok(flow
+                .targets
+                .iter()
+                .map(|t| AttackPreview {
+                    target: t.id,
+                    dice: t.dice,
+                    segments: flow.weapon.weapon.segments,
+                    protection: t.protection,
+                    defendable: t.defendable.clone(),
+                    defenses: flow.weapon.weapon.defenses.clone(),
+                })
+                .collect()),
+            _ => Ok(Vec::new()),
+        }
+    }
+
+    /// The squares an area attack would cover, if it is possible (for previews).
+    pub fn area_squares(&self, attacker: CreatureId, command: &Command) -> Option<Vec<Pos>> {
+        let Command::Attack { weapon, target, .. } = command else { return None };
+        let w = self.creatures.get(attacker as usize)?.weapon(weapon)?;
+        let area = w.weapon.area.as_ref()?;
+        self.area_cells(attacker, w, area, target).ok()
     }
 
     /// The attack roll of the segment a defense window is open for, after protection.

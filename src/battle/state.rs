@@ -358,6 +358,10 @@ impl Battle {
         self.relation(a, b) == Relation::Hostile
     }
 
+    pub fn hostile_sides(&self, a: usize, b: usize) -> bool {
+        self.sides[a].relations[b] == Relation::Hostile
+    }
+
     pub fn fighter(&self, id: CreatureId) -> &Fighter {
         &self.creatures[id as usize]
     }
