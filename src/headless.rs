@@ -18,7 +18,7 @@ fn fail(msg: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-fn load(path: &str) -> Result<LoadedLevel, String> {
+pub fn load(path: &str) -> Result<LoadedLevel, String> {
     if path == DEFAULT_LEVEL.0 && !Path::new(path).exists() {
         return parse_level(DEFAULT_LEVEL.0, DEFAULT_LEVEL.1, builtin_compendium()).map_err(|e| e.to_string());
     }
@@ -444,8 +444,13 @@ pub fn display_available() -> bool {
     std::env::var_os("DISPLAY").is_some_and(|v| !v.is_empty())
 }
 
+/// A seed for battles nobody asked to repeat (printed, so they can be).
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() % 100_000)
+}
+
 pub fn play_fallback(level_path: &str, why: &str) -> ExitCode {
-    let seed = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() % 100_000);
+    let seed = clock_seed();
     eprintln!("meshal-tactics: {why}");
     eprintln!(
         "Running a headless AI-vs-AI battle of {level_path} instead (seed {seed}; \

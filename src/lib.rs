@@ -2,5 +2,6 @@
 
 pub mod ai;
 pub mod battle;
+pub mod client;
 pub mod level;
 pub mod rules;

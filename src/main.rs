@@ -14,13 +14,36 @@ struct Cli {
     command: Option<Command>,
 }
 
+#[derive(clap::Args, Default)]
+struct PlayArgs {
+    /// Level file (default: the skirmish).
+    level: Option<String>,
+    /// The side you command, by name (default: the level's human side, else the first).
+    #[arg(long)]
+    side: Option<String>,
+    /// Watch the AI play every side.
+    #[arg(long)]
+    watch: bool,
+    /// Battle seed (default: from the clock).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Seconds the AI waits between decisions.
+    #[arg(long, default_value_t = 0.35)]
+    ai_delay: f32,
+    /// Save a screenshot of the window to this PNG after --frames frames, then quit.
+    #[arg(long)]
+    screenshot: Option<String>,
+    #[arg(long, default_value_t = 30)]
+    frames: u32,
+    /// Act as if the cursor rested on this square, "x,y" (for screenshots of the overlays).
+    #[arg(long, value_parser = calculator::parse_pos)]
+    hover: Option<meshal_tactics::rules::grid::Pos>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Play a battle in a window (the default); with no display, a headless AI-vs-AI report.
-    Play {
-        /// Level file (default: the skirmish).
-        level: Option<String>,
-    },
+    Play(PlayArgs),
     /// Validate level files (exit 0, or 2 with the errors).
     Check {
         #[arg(required = true)]
@@ -282,7 +305,7 @@ fn main() -> ExitCode {
             return fail(&format!("{first} (see --help)"));
         }
     };
-    match cli.command.unwrap_or(Command::Play { level: None }) {
+    match cli.command.unwrap_or(Command::Play(PlayArgs { ai_delay: 0.35, frames: 30, ..PlayArgs::default() })) {
         Command::Rules { command } => run_rules(command),
         Command::Check { levels } => headless::check(&levels),
         Command::Run { level, seed, commands, log, side, quiet, explain } => {
@@ -295,16 +318,91 @@ fn main() -> ExitCode {
         Command::Sim { level, batch: BatchArgs { runs, seed, jobs, json } } => {
             headless::sim(&headless::SimArgs { level, runs, seed, jobs, json })
         }
-        Command::Play { level } => {
-            let level = level.unwrap_or_else(|| headless::DEFAULT_LEVEL.0.to_string());
-            if headless::display_available() {
-                headless::play_fallback(&level, "the game window is not built yet (no client issue has landed)")
-            } else {
-                headless::play_fallback(
-                    &level,
-                    "no display found ($DISPLAY is not set), so the game window cannot open",
-                )
+        Command::Play(args) => play(args),
+    }
+}
+
+fn play(args: PlayArgs) -> ExitCode {
+    let level_path = args.level.clone().unwrap_or_else(|| headless::DEFAULT_LEVEL.0.to_string());
+    // Bad arguments are refused the same with or without a display.
+    let level = match headless::load(&level_path) {
+        Ok(l) => l,
+        Err(e) => return fail(&e),
+    };
+    let player_side = if args.watch {
+        None
+    } else {
+        match &args.side {
+            Some(name) => match level.level.sides.iter().position(|s| &s.name == name) {
+                Some(k) => Some(k),
+                None => {
+                    let names: Vec<&str> = level.level.sides.iter().map(|s| s.name.as_str()).collect();
+                    return fail(&format!("{level_path} has no side \"{name}\" (sides: {})", names.join(", ")));
+                }
+            },
+            None => Some(level.level.sides.iter().position(|s| s.human).unwrap_or(0)),
+        }
+    };
+    if let Some(p) = args.hover
+        && !(0..level.map.width()).contains(&p.x) | !(0..level.map.height()).contains(&p.y)
+    {
+        return fail(&format!("--hover {p} is off the {}x{} map", level.map.width(), level.map.height()));
+    }
+    if !headless::display_available() {
+        if args.screenshot.is_some() {
+            return fail("--screenshot needs a display ($DISPLAY is not set; try xvfb-run)");
+        }
+        return headless::play_fallback(
+            &level_path,
+            "no display found ($DISPLAY is not set), so the game window cannot open",
+        );
+    }
+    let seed = args.seed.unwrap_or_else(headless::clock_seed);
+    let screenshot_requested = args.screenshot.is_some();
+    let screenshot = args.screenshot.map(|p| (std::path::PathBuf::from(p), args.frames.max(1)));
+    let role = match player_side {
+        Some(k) => format!("you command {}", level.level.sides[k].name),
+        None => "watching the AI".to_string(),
+    };
+    println!(
+        "Meshal Tactics: {} ({level_path}), seed {seed}; {role}. F1 in the window explains the overlays.",
+        level.level.name
+    );
+    let options = meshal_tactics::client::ClientOptions {
+        level,
+        seed,
+        player_side,
+        ai_delay: args.ai_delay,
+        screenshot,
+        hover: args.hover,
+    };
+    // Bevy panics while building its renderer when no graphics adapter is usable (no Vulkan
+    // driver): say so in one line and play the headless report instead.
+    let why = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let keep = why.clone();
+    let default_hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if let Ok(mut w) = keep.lock() {
+            *w = info.payload_as_str().unwrap_or("unknown failure").lines().next().unwrap_or("").to_string();
+        }
+    }));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| meshal_tactics::client::run(options)));
+    std::panic::set_hook(default_hook);
+    match result {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => fail(&e),
+        Err(_) => {
+            let why = why.lock().map(|w| w.clone()).unwrap_or_default();
+            if screenshot_requested {
+                return fail(&format!("the game window could not start: {why}"));
             }
+            headless::play_fallback(
+                &level_path,
+                &format!(
+                    "the game window could not start ({why}); a Vulkan driver is needed \
+                     (Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
+                ),
+            )
         }
     }
 }

@@ -177,6 +177,24 @@ fn default_run_without_display_falls_back_to_a_headless_report() {
 }
 
 #[test]
+fn play_refuses_bad_arguments_with_one_line_and_exit_2() {
+    let cases: [(&[&str], &str); 4] = [
+        (&["play", "levels/duel.level.ron", "--side", "Green"], "has no side \"Green\" (sides: Blue, Red)"),
+        (&["play", "levels/duel.level.ron", "--hover", "40,2"], "--hover 40,2 is off the"),
+        (&["play", "levels/nope.level.ron"], "nope.level.ron"),
+        (&["play", "levels/duel.level.ron", "--screenshot", "x.png"], "--screenshot needs a display"),
+    ];
+    for (args, expected) in cases {
+        let out = bin().args(args).env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY").output().unwrap();
+        let err = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: one line: {err}");
+        assert!(out.stdout.is_empty(), "{args:?}: no report");
+    }
+}
+
+#[test]
 fn the_readme_script_example_is_a_valid_script() {
     let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
     let start = readme.find("```ron\n").expect("a RON example") + "```ron\n".len();

@@ -1,0 +1,337 @@
+//! The map as a tilemap, and the creatures as tokens: a disc in the side's colour, a wedge
+//! toward its facing, its name, and one bar per attribute pool.
+
+use super::{LOG_HEIGHT, PANEL_WIDTH, TILE, Viewer, square_centre};
+use crate::battle::{ActiveBattle, CreatureToken, Heading, OnGrid, Presence, Stance, Vitals};
+use crate::rules::grid::{Pos, Terrain};
+use crate::rules::posture::Posture;
+use bevy::asset::RenderAssetUsages;
+use bevy::image::Image;
+use bevy::prelude::*;
+use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
+use bevy::text::FontSize;
+use bevy_ecs_tilemap::prelude::*;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, (spawn_map, spawn_camera))
+        .add_systems(Update, (dress_tokens, place_tokens, show_tokens, draw_last_seen).chain());
+}
+
+/// Side colours: the viewer's side first, then its foes.
+pub fn side_colour(side: usize, viewer: &Viewer) -> Color {
+    const OTHERS: [Color; 3] =
+        [Color::srgb(0.80, 0.22, 0.20), Color::srgb(0.85, 0.62, 0.15), Color::srgb(0.55, 0.30, 0.70)];
+    if side == viewer.side {
+        Color::srgb(0.20, 0.45, 0.85)
+    } else {
+        let k = if side > viewer.side { side - 1 } else { side };
+        OTHERS[k % OTHERS.len()]
+    }
+}
+
+/// Tile kinds of the generated tileset, in image order.
+#[derive(Clone, Copy)]
+enum Tile {
+    Floor = 0,
+    Wall = 1,
+    LowWall = 2,
+    Rough = 3,
+    Thicket = 4,
+    Smooth = 5,
+}
+
+const TILES: u32 = 6;
+
+fn tile_for(t: &Terrain) -> Tile {
+    if t.blocks_movement && t.blocks_sight {
+        Tile::Wall
+    } else if t.low_cover || t.blocks_movement {
+        Tile::LowWall
+    } else if t.concealing {
+        Tile::Thicket
+    } else if t.difficult || t.resistance > 0 {
+        Tile::Rough
+    } else if t.smooth {
+        Tile::Smooth
+    } else {
+        Tile::Floor
+    }
+}
+
+/// The tileset is drawn here rather than shipped as a file: the window then works from any
+/// directory, with no asset to lose.
+fn tileset() -> Image {
+    let size = TILE as u32;
+    let width = size * TILES;
+    let mut data = vec![0u8; (width * size * 4) as usize];
+    for tile in 0..TILES {
+        for y in 0..size {
+            for x in 0..size {
+                let edge = x == 0 || y == 0;
+                let rgb: [u8; 3] = match tile {
+                    0 => [138, 128, 108],
+                    1 => {
+                        // Courses of stone, offset every other row.
+                        let row = y / 8;
+                        let joint = y % 8 == 0 || (x + if row % 2 == 0 { 0 } else { 8 }) % 16 == 0;
+                        if joint { [52, 50, 56] } else { [88, 86, 94] }
+                    }
+                    2 => {
+                        let band = (10..22).contains(&y);
+                        let joint = y == 10 || y == 21 || x % 10 == 0;
+                        match (band, joint) {
+                            (true, true) => [96, 90, 84],
+                            (true, false) => [150, 142, 130],
+                            _ => [138, 128, 108],
+                        }
+                    }
+                    3 => {
+                        let pebble = (x * 7 + y * 13) % 23 == 0 || (x * 11 + y * 5) % 29 == 0;
+                        if pebble { [96, 84, 66] } else { [128, 114, 90] }
+                    }
+                    4 => {
+                        let stroke = (x + 2 * y) % 9 == 0 || (2 * x + 31 - y) % 11 == 0;
+                        if stroke { [40, 88, 40] } else { [70, 118, 62] }
+                    }
+                    _ => [160, 152, 134],
+                };
+                let rgb = if edge && tile != 1 { rgb.map(|c| c.saturating_sub(22)) } else { rgb };
+                let i = ((y * width + tile * size + x) * 4) as usize;
+                data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+            }
+        }
+    }
+    Image::new(
+        Extent3d { width, height: size, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    )
+}
+
+fn spawn_map(mut commands: Commands, battle: Res<ActiveBattle>, mut images: ResMut<Assets<Image>>) {
+    let map = &battle.battle.map;
+    let size = TilemapSize { x: map.width() as u32, y: map.height() as u32 };
+    let tilemap = commands.spawn_empty().id();
+    let mut storage = TileStorage::empty(size);
+    for y in 0..map.height() {
+        for x in 0..map.width() {
+            let terrain = map.terrain(Pos::new(x, y));
+            let position = TilePos { x: x as u32, y: y as u32 };
+            // PERC-E3: unlit squares are drawn dim and blue.
+            let color = if terrain.dark { Color::srgb(0.42, 0.45, 0.62) } else { Color::WHITE };
+            let tile = commands
+                .spawn(TileBundle {
+                    position,
+                    tilemap_id: TilemapId(tilemap),
+                    texture_index: TileTextureIndex(tile_for(terrain) as u32),
+                    color: TileColor(color),
+                    ..default()
+                })
+                .id();
+            storage.set(&position, tile);
+        }
+    }
+    let tile_size = TilemapTileSize { x: TILE, y: TILE };
+    commands.entity(tilemap).insert(TilemapBundle {
+        grid_size: tile_size.into(),
+        size,
+        storage,
+        texture: TilemapTexture::Single(images.add(tileset())),
+        tile_size,
+        ..default()
+    });
+}
+
+/// Centres the map in the part of the window the panels leave free, zoomed to fit it.
+fn spawn_camera(mut commands: Commands, battle: Res<ActiveBattle>, window: Query<&Window>) {
+    let map = &battle.battle.map;
+    let (w, h) = window.iter().next().map_or((1280.0, 720.0), |w| (w.width(), w.height()));
+    let free = Vec2::new((w - PANEL_WIDTH).max(200.0), (h - LOG_HEIGHT).max(200.0));
+    let extent = Vec2::new(map.width() as f32, map.height() as f32) * TILE;
+    let scale = (extent.x / (free.x - 24.0)).max(extent.y / (free.y - 24.0)).max(0.35);
+    let map_centre = (extent - Vec2::splat(TILE)) / 2.0;
+    // The free area's centre sits left of and above the window's centre.
+    let shift = Vec2::new(PANEL_WIDTH / 2.0, -LOG_HEIGHT / 2.0) * scale;
+    commands.spawn((
+        Camera2d,
+        Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }),
+        Transform::from_translation((map_centre + shift).extend(100.0)),
+    ));
+}
+
+#[derive(Component)]
+pub struct FacingWedge;
+
+#[derive(Component)]
+pub struct PoolBar(usize);
+
+#[derive(Component)]
+pub struct TokenBody;
+
+/// Where a token's centre is drawn.
+fn token_centre(place: &OnGrid) -> Vec2 {
+    let side = place.size.footprint() as f32;
+    square_centre(place.origin) + Vec2::splat((side - 1.0) * TILE / 2.0)
+}
+
+fn facing_angle(h: &Heading) -> f32 {
+    let (dx, dy) = h.0.delta();
+    (dy as f32).atan2(dx as f32)
+}
+
+fn dress_tokens(
+    mut commands: Commands,
+    added: Query<(Entity, &CreatureToken, &OnGrid, &Heading, &Name), Added<CreatureToken>>,
+    viewer: Res<Viewer>,
+    mut meshes: ResMut<Assets<Mesh>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    for (entity, token, place, heading, name) in &added {
+        let side = place.size.footprint() as f32;
+        let radius = TILE * (0.5 * side - 0.1);
+        let colour = side_colour(token.side, &viewer);
+        let body = meshes.add(Circle::new(radius));
+        let rim = meshes.add(Circle::new(radius + 2.0));
+        let wedge = meshes.add(Triangle2d::new(
+            Vec2::new(radius + 7.0, 0.0),
+            Vec2::new(radius - 5.0, 7.0),
+            Vec2::new(radius - 5.0, -7.0),
+        ));
+        commands
+            .entity(entity)
+            .insert((Transform::from_translation(token_centre(place).extend(10.0)), Visibility::Visible))
+            .with_children(|c| {
+                c.spawn((Mesh2d(rim), MeshMaterial2d(materials.add(Color::srgb(0.08, 0.08, 0.1)))));
+                c.spawn((
+                    Mesh2d(body),
+                    MeshMaterial2d(materials.add(colour)),
+                    Transform::from_xyz(0.0, 0.0, 0.1),
+                    TokenBody,
+                ));
+                c.spawn((
+                    Mesh2d(wedge),
+                    MeshMaterial2d(materials.add(Color::srgb(0.97, 0.93, 0.55))),
+                    Transform::from_xyz(0.0, 0.0, 0.2).with_rotation(Quat::from_rotation_z(facing_angle(heading))),
+                    FacingWedge,
+                ));
+                let initials: String =
+                    name.as_str().split_whitespace().filter_map(|w| w.chars().next()).take(2).collect();
+                c.spawn((
+                    Text2d::new(initials),
+                    TextFont { font_size: FontSize::Px(11.0 * side), ..default() },
+                    TextColor(Color::WHITE),
+                    Transform::from_xyz(0.0, 0.0, 0.3),
+                ));
+                for k in 0..3 {
+                    let y = -radius - 3.0 - 3.0 * k as f32;
+                    c.spawn((
+                        Sprite::from_color(Color::srgb(0.1, 0.1, 0.1), Vec2::new(TILE * side - 6.0, 2.0)),
+                        Transform::from_xyz(0.0, y, 0.3),
+                    ));
+                    c.spawn((
+                        Sprite::from_color(pool_colour(k), Vec2::new(TILE * side - 6.0, 2.0)),
+                        bevy::sprite::Anchor::CENTER_LEFT,
+                        Transform::from_xyz(-(TILE * side - 6.0) / 2.0, y, 0.4),
+                        PoolBar(k),
+                    ));
+                }
+            });
+    }
+}
+
+/// Might, Activeness, Spirit.
+pub fn pool_colour(k: usize) -> Color {
+    [Color::srgb(0.85, 0.25, 0.2), Color::srgb(0.3, 0.8, 0.3), Color::srgb(0.4, 0.55, 0.95)][k]
+}
+
+type Placed<'w, 's> = Query<
+    'w,
+    's,
+    (&'static OnGrid, &'static Heading, &'static Vitals, &'static Children, &'static mut Transform),
+    (With<CreatureToken>, Or<(Changed<OnGrid>, Changed<Heading>, Changed<Vitals>, Added<Children>)>),
+>;
+
+type TokenParts<'w, 's> = Query<
+    'w,
+    's,
+    (&'static mut Transform, Option<&'static FacingWedge>, Option<&'static PoolBar>),
+    Without<CreatureToken>,
+>;
+
+fn place_tokens(mut tokens: Placed, mut parts: TokenParts) {
+    for (place, heading, vitals, children, mut transform) in &mut tokens {
+        transform.translation = token_centre(place).extend(10.0);
+        for child in children.iter() {
+            let Ok((mut t, wedge, bar)) = parts.get_mut(child) else { continue };
+            if wedge.is_some() {
+                t.rotation = Quat::from_rotation_z(facing_angle(heading));
+            }
+            if let Some(PoolBar(k)) = bar {
+                let fill = vitals.attrs.pools[*k].map_or(0.0, |p| p.current.max(0) as f32 / p.max.max(1) as f32);
+                t.scale.x = fill.max(0.001);
+            }
+        }
+    }
+}
+
+/// PERC: a hostile creature is drawn only while the viewer's side perceives it. Unconscious
+/// creatures are drawn faded, prone and crouching ones smaller; the dead and fled vanish.
+/// Checked every frame (a few dozen tokens): a token spawned after the battle last changed
+/// must not show what its side cannot see.
+fn show_tokens(
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    mut tokens: Query<(&CreatureToken, &Vitals, &Stance, &mut Visibility, &mut Transform, &Children)>,
+    bodies: Query<&MeshMaterial2d<ColorMaterial>, With<TokenBody>>,
+    mut materials: ResMut<Assets<ColorMaterial>>,
+) {
+    let b = &battle.battle;
+    for (token, vitals, stance, mut visibility, mut transform, children) in &mut tokens {
+        let present = vitals.presence == Presence::Active;
+        let seen = token.side == viewer.side
+            || !b.hostile_sides(viewer.side, token.side)
+            || b.side_perceives(viewer.side, token.id);
+        visibility.set_if_neq(if present && seen { Visibility::Visible } else { Visibility::Hidden });
+        let scale = Vec3::splat(match stance.0 {
+            Posture::Standing => 1.0,
+            Posture::Crouch | Posture::Sit => 0.85,
+            Posture::Prone | Posture::Lying => 0.72,
+        });
+        if transform.scale != scale {
+            transform.scale = scale;
+        }
+        let out = vitals.attrs.is_unconscious();
+        for child in children.iter() {
+            let base = side_colour(token.side, &viewer);
+            let colour = if out { base.with_alpha(0.35) } else { base };
+            if let Ok(m) = bodies.get(child)
+                && materials.get(&m.0).is_some_and(|mat| mat.color != colour)
+                && let Some(mut mat) = materials.get_mut(&m.0)
+            {
+                mat.color = colour;
+            }
+        }
+    }
+}
+
+/// Where the viewer's side last saw hostile creatures it no longer perceives.
+fn draw_last_seen(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut gizmos: Gizmos) {
+    let b = &battle.battle;
+    for f in &b.creatures {
+        if f.presence != Presence::Active
+            || !b.hostile_sides(viewer.side, f.side)
+            || b.side_perceives(viewer.side, f.id)
+        {
+            continue;
+        }
+        if let Some(p) = b.last_seen(viewer.side, f.id) {
+            let c = square_centre(p);
+            let colour = side_colour(f.side, &viewer).with_alpha(0.8);
+            gizmos.circle_2d(Isometry2d::from_translation(c), TILE * 0.35, colour);
+            gizmos.line_2d(c + Vec2::new(-6.0, -6.0), c + Vec2::new(6.0, 6.0), colour);
+            gizmos.line_2d(c + Vec2::new(-6.0, 6.0), c + Vec2::new(6.0, -6.0), colour);
+        }
+    }
+}

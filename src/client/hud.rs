@@ -1,0 +1,337 @@
+//! The side panel (battle state, the creature in turn, what is under the cursor with attack
+//! odds, controls), the log strip, and the banner for prompts, refusals and the outcome.
+
+use super::input::{Choice, Hover, click_command, player_awaited};
+use super::{LOG_HEIGHT, Notice, PANEL_WIDTH, Viewer};
+use crate::ai::tactical::best_defense_dice;
+use crate::battle::narrate::narrate;
+use crate::battle::{ActiveBattle, Battle, Command, CreatureId, Fighter, Outcome, WindowKind};
+use crate::rules::attack::{AttackOdds, DamageModifiers, damage_distribution};
+use crate::rules::facing::{Actor, sector_for};
+use crate::rules::grid::{Pos, footprint_distance};
+use crate::rules::los::sight_line;
+use bevy::prelude::*;
+use bevy::text::FontSize;
+use std::fmt::Write;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(Startup, spawn_hud).add_systems(Update, (update_panel, update_log, update_banner));
+}
+
+#[derive(Component)]
+struct PanelText;
+
+#[derive(Component)]
+struct LogText;
+
+#[derive(Component)]
+struct BannerText;
+
+fn spawn_hud(mut commands: Commands) {
+    let font = |px: f32| TextFont { font_size: FontSize::Px(px), ..default() };
+    commands.spawn((
+        Node {
+            position_type: PositionType::Absolute,
+            right: px(0),
+            top: px(0),
+            width: px(PANEL_WIDTH),
+            height: percent(100),
+            padding: UiRect::all(px(10)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.07, 0.08, 0.1, 0.94)),
+        children![(Text::new(""), font(13.0), TextColor(Color::srgb(0.9, 0.9, 0.88)), PanelText)],
+    ));
+    commands.spawn((
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(0),
+            bottom: px(0),
+            width: Val::Vw(100.0),
+            height: px(LOG_HEIGHT),
+            padding: UiRect { left: px(10), right: px(PANEL_WIDTH + 10.0), top: px(6), bottom: px(6) },
+            overflow: Overflow::clip(),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.05, 0.05, 0.07, 0.92)),
+        children![(Text::new(""), font(13.0), TextColor(Color::srgb(0.82, 0.84, 0.8)), LogText)],
+    ));
+    commands.spawn((
+        Node {
+            position_type: PositionType::Absolute,
+            left: px(10),
+            top: px(8),
+            max_width: px(1280.0 - PANEL_WIDTH - 20.0),
+            padding: UiRect::axes(px(10), px(4)),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+        children![(Text::new(""), font(15.0), TextColor(Color::srgb(1.0, 0.92, 0.6)), BannerText)],
+    ));
+}
+
+/// The bundled font has Latin glyphs only.
+fn plain(s: &str) -> String {
+    s.chars()
+        .map(|c| match c {
+            '✗' => 'x',
+            '—' | '–' | '−' => '-',
+            '×' => 'x',
+            '≥' => '>',
+            '≤' => '<',
+            '→' => '>',
+            c if c.is_ascii() => c,
+            _ => '?',
+        })
+        .collect()
+}
+
+fn pools(f: &Fighter) -> String {
+    let names = ["Might", "Activeness", "Spirit"];
+    f.attrs
+        .pools
+        .iter()
+        .zip(names)
+        .filter_map(|(p, n)| p.map(|p| format!("{n} {}/{}", p.current, p.max)))
+        .collect::<Vec<_>>()
+        .join("  ")
+}
+
+fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choice>) {
+    let _ = writeln!(out, "{}  ({})", f.name, b.sides[f.side].name);
+    let _ = writeln!(
+        out,
+        "  AP {}/{}  speed {}  {}, facing {}",
+        f.ap,
+        f.max_ap,
+        f.speed,
+        f.posture.name(),
+        f.facing.name()
+    );
+    let _ = writeln!(out, "  {}", pools(f));
+    if f.attrs.is_unconscious() {
+        let _ = writeln!(out, "  UNCONSCIOUS");
+    }
+    if let Some(choice) = choice {
+        for (k, w) in f.weapons.iter().enumerate() {
+            let mark = if choice.weapon.as_deref() == Some(w.key.as_str()) { ">" } else { " " };
+            let ammo = w.ammo.map_or(String::new(), |a| format!(", {a} left"));
+            let range = if w.weapon.range.ranged {
+                format!("range {}", w.weapon.range.max)
+            } else {
+                format!("reach {}", w.weapon.range.max)
+            };
+            let _ = writeln!(out, " {mark}{} {} ({} AP, {range}{ammo})", k + 1, w.weapon.name, w.weapon.ap);
+        }
+    }
+}
+
+/// ATK-E7, ATK-11: the exact odds of an attack, as the engine would resolve it now.
+fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
+    match b.attack_preview(me, cmd) {
+        Ok(targets) => {
+            for t in targets {
+                let target = b.fighter(t.target);
+                let defends = t.defendable.is_ok() && target.ap >= 1 && !target.attrs.is_unconscious();
+                let defense = if defends { best_defense_dice(target, &t.defenses).map_or(0, |(_, n)| n) } else { 0 };
+                let d = damage_distribution(&AttackOdds {
+                    dice: t.dice,
+                    segments: t.segments,
+                    protection: t.protection,
+                    defense_dice: defense,
+                    modifiers: DamageModifiers::default(),
+                });
+                let _ = writeln!(
+                    out,
+                    "  on {}: {} dice vs protection {}, defense {}\n    hit {:.0}%, expected damage {:.2}",
+                    target.name,
+                    t.dice,
+                    t.protection,
+                    if defends { format!("{defense} dice") } else { "none".into() },
+                    d.hit_chance * 100.0,
+                    d.expected_damage
+                );
+                if let Err(why) = &t.defendable {
+                    let _ = writeln!(out, "    undefendable: {why}");
+                }
+            }
+        }
+        Err(r) => {
+            let _ = writeln!(out, "  refused: {r}");
+        }
+    }
+}
+
+fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, me: Option<CreatureId>, choice: &Choice) {
+    let t = b.map.terrain(at);
+    let _ = writeln!(out, "Square {at}: {}", t.name);
+    let seen = b.creatures.iter().find(|c| {
+        c.is_active() && c.footprint().contains(at) && (c.side == viewer.side || b.side_perceives(viewer.side, c.id))
+    });
+    if let Some(c) = seen {
+        let _ = writeln!(out, "  {} ({}): {}", c.name, b.sides[c.side].name, pools(c));
+        let _ = writeln!(out, "  {}, facing {}, AP {}/{}", c.posture.name(), c.facing.name(), c.ap, c.max_ap);
+    }
+    let Some(me) = me else { return };
+    let f = b.fighter(me);
+    if at == f.origin {
+        return;
+    }
+    let line = sight_line(&b.map, f.origin, at);
+    let d = footprint_distance(f.footprint(), crate::rules::grid::Footprint::single(at));
+    let sight = match (line.visible, line.cover) {
+        (false, _) => "blocked",
+        (true, true) => "clear, with cover",
+        (true, false) => "clear",
+    };
+    let _ = writeln!(out, "  {d} steps from {}; line of sight {sight}", f.name);
+    if let Some(c) = seen
+        && c.id != me
+        && let Some(sector) = sector_for(c.footprint(), c.facing, b.ruleset.facing_arcs, f.footprint(), Actor::Attacker)
+    {
+        let _ = writeln!(out, "  {} stands in its {} sector", f.name, sector.name());
+    }
+    match click_command(b, me, at, choice) {
+        Some(Command::Move { path, sprint, .. }) => {
+            let cost = path.len().saturating_sub(1);
+            let _ = writeln!(
+                out,
+                "  click: move ({cost} squares{}, 1 AP)",
+                if sprint { ", sprinting: -1 Activeness die" } else { "" }
+            );
+        }
+        Some(cmd @ Command::Attack { .. }) => {
+            let weapon = match &cmd {
+                Command::Attack { weapon, .. } => f.weapon(weapon).map_or(weapon.clone(), |w| w.weapon.name.clone()),
+                _ => String::new(),
+            };
+            let _ = writeln!(out, "  click: attack with {weapon}");
+            odds_lines(out, b, me, &cmd);
+        }
+        _ => {}
+    }
+}
+
+const KEYS: &str = "Click: move / attack   1-6: weapon   Esc: lower it\n\
+Q/E: turn   X/C/Z: stand/crouch/prone   Shift: sprint\n\
+H: hide   F: search   G: flee   Enter: end turn\n\
+Defense: B/D/R block/dodge/resist, N none   K: counter\n\
+Arrows: pan   Wheel: zoom   F1: help";
+
+const HELP: &str = "\nThe blue squares are where a move can end (amber\n\
+while sprinting). The line to the cursor is green when\n\
+clear, yellow when the target would have cover, red\n\
+when blocked. Around a creature under the cursor its\n\
+sectors show: green front, yellow side, red rear (an\n\
+attack from the rear cannot be defended). Area\n\
+weapons show the squares they would cover.";
+
+fn update_panel(
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    hover: Res<Hover>,
+    choice: Res<Choice>,
+    mut text: Query<&mut Text, With<PanelText>>,
+) {
+    let Ok(mut text) = text.single_mut() else { return };
+    let b = &battle.battle;
+    let mut out = String::new();
+    let _ = writeln!(out, "{}  -  round {}", b.level_name, b.round);
+    let awaited = b.awaiting();
+    let mine = player_awaited(&battle, &viewer);
+    match awaited {
+        Some((c, w)) => {
+            let who = b.fighter(c);
+            let what = match w {
+                None => "turn",
+                Some(WindowKind::Defense) => "defense",
+                Some(WindowKind::BeforeAttack) => "reaction",
+            };
+            let by = if mine.is_some() { "you" } else { "the AI" };
+            let _ = writeln!(out, "{}'s {what} ({by})\n", who.name);
+        }
+        None => {
+            let _ = writeln!(out, "The battle is over.\n");
+        }
+    }
+    // The creature in turn if it is the viewer's, else the viewer's first standing creature.
+    let shown = awaited
+        .map(|(c, _)| c)
+        .filter(|&c| b.fighter(c).side == viewer.side)
+        .or_else(|| b.creatures.iter().find(|c| c.side == viewer.side && c.can_act()).map(|c| c.id));
+    if let Some(c) = shown {
+        creature_card(&mut out, b, b.fighter(c), Some(&choice));
+        out.push('\n');
+    }
+    if let Some(at) = hover.square {
+        // Move and attack previews only where a click would mean them: in one's own turn.
+        let me = shown.filter(|&c| mine.is_some_and(|(m, w)| m == c && w.is_none()) || !viewer.plays);
+        hover_lines(&mut out, b, &viewer, at, me, &choice);
+        out.push('\n');
+    }
+    out.push_str(KEYS);
+    if choice.help {
+        out.push_str(HELP);
+    }
+    let out = plain(&out);
+    if text.0 != out {
+        text.0 = out;
+    }
+}
+
+fn update_log(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut text: Query<&mut Text, With<LogText>>) {
+    if !battle.is_changed() {
+        return;
+    }
+    let Ok(mut text) = text.single_mut() else { return };
+    let b = &battle.battle;
+    let side = b.sides[viewer.side].name.clone();
+    let lines: Vec<String> = b.log_for_side(&side).filter_map(|e| narrate(b, &e.event)).collect();
+    let start = lines.len().saturating_sub(9);
+    text.0 = plain(&lines[start..].join("\n"));
+}
+
+fn update_banner(
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    notice: Res<Notice>,
+    mut text: Query<(&mut Text, &ChildOf), With<BannerText>>,
+    mut visibility: Query<&mut Visibility>,
+) {
+    let Ok((mut text, parent)) = text.single_mut() else { return };
+    let b = &battle.battle;
+    let mut out = String::new();
+    if let Some(o) = b.outcome() {
+        out = match o {
+            Outcome::Victory { side, reason } => format!("{side} wins: {reason}"),
+            Outcome::Draw { reason } => format!("Draw: {reason}"),
+        };
+    } else if let Some((me, Some(kind))) = player_awaited(&battle, &viewer) {
+        let attacker = b.flow_attacker().map_or("?".to_string(), |a| b.fighter(a).name.clone());
+        let f = b.fighter(me);
+        out = match kind {
+            WindowKind::Defense => {
+                let roll = b.pending_segment().map_or(String::new(), |(_, after)| format!(": {after} damage coming"));
+                let allowed = b.flow_defenses().unwrap_or_default();
+                format!("{attacker} attacks {}{roll}. Defend with {allowed:?} (B/D/R, 1 AP) or N to take it", f.name)
+            }
+            WindowKind::BeforeAttack => format!(
+                "{attacker} attacks {}. Click a square to Quick Step away, K to counter-attack, N to let it come",
+                f.name
+            ),
+        };
+    }
+    if !notice.0.is_empty() {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&notice.0);
+    }
+    let out = plain(&out);
+    if text.0 != out {
+        text.0 = out;
+    }
+    if let Ok(mut v) = visibility.get_mut(parent.parent()) {
+        v.set_if_neq(if text.0.is_empty() { Visibility::Hidden } else { Visibility::Inherited });
+    }
+}

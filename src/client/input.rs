@@ -1,0 +1,498 @@
+//! Mouse and keyboard (leafwing-input-manager): the square under the cursor, commands for the
+//! player's creatures, the camera, and the screenshot used by render tests.
+
+use super::{Notice, TILE, Viewer, square_at};
+use crate::battle::{ActiveBattle, Battle, BattleSystems, Command, Controller, CreatureId, IssueCommand, Target};
+use crate::level::compendium::AreaSpec;
+use crate::rules::attack::Defense;
+use crate::rules::facing::Facing;
+use crate::rules::grid::{Footprint, Pos};
+use crate::rules::movement::{Mover, reachable};
+use crate::rules::posture::Posture;
+use bevy::prelude::*;
+use bevy::render::view::screenshot::{Screenshot, save_to_disk};
+use leafwing_input_manager::prelude::*;
+use std::path::PathBuf;
+
+#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
+pub enum PlayerAction {
+    /// Move to, attack or aim at the square under the cursor.
+    Confirm,
+    /// Put the weapon away (back to moving).
+    Cancel,
+    EndTurn,
+    TurnLeft,
+    TurnRight,
+    Weapon1,
+    Weapon2,
+    Weapon3,
+    Weapon4,
+    Weapon5,
+    Weapon6,
+    Stand,
+    Crouch,
+    Prone,
+    /// Sprint while held (MOVE-8).
+    Sprint,
+    Hide,
+    Search,
+    Flee,
+    Block,
+    Dodge,
+    Resist,
+    /// Take the attack / let the window pass.
+    NoReaction,
+    Counter,
+    PanUp,
+    PanDown,
+    PanLeft,
+    PanRight,
+    #[actionlike(Axis)]
+    Zoom,
+    Help,
+    /// Save the window as a PNG in the current directory.
+    Snapshot,
+}
+
+impl PlayerAction {
+    pub fn input_map() -> InputMap<PlayerAction> {
+        use PlayerAction::*;
+        InputMap::new([
+            (EndTurn, KeyCode::Enter),
+            (EndTurn, KeyCode::Space),
+            (TurnLeft, KeyCode::KeyQ),
+            (TurnRight, KeyCode::KeyE),
+            (Weapon1, KeyCode::Digit1),
+            (Weapon2, KeyCode::Digit2),
+            (Weapon3, KeyCode::Digit3),
+            (Weapon4, KeyCode::Digit4),
+            (Weapon5, KeyCode::Digit5),
+            (Weapon6, KeyCode::Digit6),
+            (Stand, KeyCode::KeyX),
+            (Crouch, KeyCode::KeyC),
+            (Prone, KeyCode::KeyZ),
+            (Hide, KeyCode::KeyH),
+            (Search, KeyCode::KeyF),
+            (Flee, KeyCode::KeyG),
+            (Block, KeyCode::KeyB),
+            (Dodge, KeyCode::KeyD),
+            (Resist, KeyCode::KeyR),
+            (NoReaction, KeyCode::KeyN),
+            (Counter, KeyCode::KeyK),
+            (PanUp, KeyCode::ArrowUp),
+            (PanDown, KeyCode::ArrowDown),
+            (PanLeft, KeyCode::ArrowLeft),
+            (PanRight, KeyCode::ArrowRight),
+            (Cancel, KeyCode::Escape),
+            (Help, KeyCode::F1),
+            (Snapshot, KeyCode::F12),
+        ])
+        .with(Confirm, MouseButton::Left)
+        .with(Cancel, MouseButton::Right)
+        .with(Sprint, ModifierKey::Shift)
+        .with_axis(Zoom, MouseScrollAxis::Y)
+    }
+}
+
+/// The square under the cursor (or pinned by `--hover`).
+#[derive(Resource, Default, Clone, Copy, Debug)]
+pub struct Hover {
+    pub square: Option<Pos>,
+    pub pinned: bool,
+}
+
+/// What the player has chosen for the creature in turn.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct Choice {
+    pub creature: Option<CreatureId>,
+    /// The weapon to attack with; None = clicks move.
+    pub weapon: Option<String>,
+    pub sprint: bool,
+    pub help: bool,
+}
+
+/// Save a screenshot after `frames` frames, then quit.
+#[derive(Resource, Clone, Debug)]
+pub struct ScreenshotPlan {
+    pub path: PathBuf,
+    pub frames: u32,
+    pub taken: bool,
+}
+
+pub fn plugin(app: &mut App) {
+    app.add_plugins(InputManagerPlugin::<PlayerAction>::default())
+        .init_resource::<Hover>()
+        .init_resource::<Choice>()
+        .add_systems(Startup, |mut commands: Commands| {
+            commands.spawn(PlayerAction::input_map());
+        })
+        .add_systems(
+            Update,
+            (
+                track_hover,
+                follow_turn,
+                (choose, act).chain().in_set(BattleSystems::Decide),
+                move_camera,
+                screenshot,
+                snapshot,
+            ),
+        );
+}
+
+/// The player's creature that must decide now, if any.
+pub fn player_awaited(
+    battle: &ActiveBattle,
+    viewer: &Viewer,
+) -> Option<(CreatureId, Option<crate::battle::WindowKind>)> {
+    if !viewer.plays {
+        return None;
+    }
+    battle.awaiting_from(Controller::Human)
+}
+
+fn track_hover(
+    mut hover: ResMut<Hover>,
+    window: Query<&Window>,
+    camera: Query<(&Camera, &GlobalTransform)>,
+    battle: Res<ActiveBattle>,
+) {
+    if hover.pinned {
+        return;
+    }
+    let (Ok(window), Ok((camera, at))) = (window.single(), camera.single()) else { return };
+    let square = window
+        .cursor_position()
+        .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
+        .map(square_at)
+        .filter(|p| battle.battle.map.in_bounds(*p));
+    if hover.square != square {
+        hover.square = square;
+    }
+}
+
+/// A new creature's turn starts with no weapon chosen.
+fn follow_turn(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut choice: ResMut<Choice>) {
+    let now = player_awaited(&battle, &viewer).map(|(c, _)| c);
+    if choice.creature != now {
+        choice.creature = now;
+        choice.weapon = None;
+    }
+}
+
+fn choose(
+    actions: Query<&ActionState<PlayerAction>>,
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    mut choice: ResMut<Choice>,
+    mut notice: ResMut<Notice>,
+) {
+    let Ok(a) = actions.single() else { return };
+    if a.just_pressed(&PlayerAction::Help) {
+        choice.help = !choice.help;
+    }
+    let sprint = a.pressed(&PlayerAction::Sprint);
+    if choice.sprint != sprint {
+        choice.sprint = sprint;
+    }
+    let Some((me, None)) = player_awaited(&battle, &viewer) else { return };
+    let f = battle.battle.fighter(me);
+    let keys = [
+        PlayerAction::Weapon1,
+        PlayerAction::Weapon2,
+        PlayerAction::Weapon3,
+        PlayerAction::Weapon4,
+        PlayerAction::Weapon5,
+        PlayerAction::Weapon6,
+    ];
+    for (k, key) in keys.iter().enumerate() {
+        if a.just_pressed(key) {
+            match f.weapons.get(k) {
+                Some(w) => {
+                    choice.weapon = Some(w.key.clone());
+                    notice.0 = format!("{} ready: click a target", w.weapon.name);
+                }
+                None => notice.0 = format!("{} has no weapon {}", f.name, k + 1),
+            }
+        }
+    }
+    if a.just_pressed(&PlayerAction::Cancel) && choice.weapon.take().is_some() {
+        notice.0 = "weapon lowered: clicks move".into();
+    }
+}
+
+/// The command a click on `at` means for creature `me`.
+pub fn click_command(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Command> {
+    let f = b.fighter(me);
+    let occupant = b
+        .creatures
+        .iter()
+        .find(|c| c.is_active() && c.id != me && c.footprint().contains(at) && b.side_perceives(f.side, c.id));
+    if let Some(key) = &choice.weapon {
+        let w = f.weapon(key)?;
+        let target = match &w.weapon.area {
+            Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => Target::Square(at),
+            Some(_) => Target::Toward(aim(f.footprint(), at)),
+            None => Target::Creature(occupant?.id),
+        };
+        return Some(Command::Attack { weapon: key.clone(), target, additives: vec![] });
+    }
+    if let Some(o) = occupant
+        && b.hostile(me, o.id)
+    {
+        // No weapon chosen: the first one that can reach it.
+        return f
+            .weapons
+            .iter()
+            .filter(|w| w.weapon.area.is_none())
+            .map(|w| Command::Attack { weapon: w.key.clone(), target: Target::Creature(o.id), additives: vec![] })
+            .find(|c| b.check(me, c).is_ok())
+            .or_else(|| {
+                f.weapons.first().map(|w| Command::Attack {
+                    weapon: w.key.clone(),
+                    target: Target::Creature(o.id),
+                    additives: vec![],
+                })
+            });
+    }
+    let path = move_path(b, me, at, choice.sprint)?;
+    Some(Command::Move { path, sprint: choice.sprint, face: None })
+}
+
+/// The facing from a footprint toward a square.
+pub fn aim(from: Footprint, at: Pos) -> Facing {
+    Facing::toward_footprint(from, Footprint::single(at))
+}
+
+/// The cheapest path for `me` to `at` this move, if it can end there.
+pub fn move_path(b: &Battle, me: CreatureId, at: Pos, sprint: bool) -> Option<Vec<Pos>> {
+    let f = b.fighter(me);
+    let mover = Mover { size: f.size, speed: f.speed, sprint, posture: f.posture };
+    let field = reachable(&b.map, Some(&b.occupancy_for(me)), &mover, f.origin).ok()?;
+    if at == f.origin || !field.can_end_at(at) {
+        return None;
+    }
+    field.path_to(at)
+}
+
+fn act(
+    actions: Query<&ActionState<PlayerAction>>,
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    hover: Res<Hover>,
+    choice: Res<Choice>,
+    mut notice: ResMut<Notice>,
+    mut out: MessageWriter<IssueCommand>,
+) {
+    let Ok(a) = actions.single() else { return };
+    let Some((me, window)) = player_awaited(&battle, &viewer) else { return };
+    let b = &battle.battle;
+    let f = b.fighter(me);
+    let pressed = |k: PlayerAction| a.just_pressed(&k);
+    let command = match window {
+        None => {
+            if pressed(PlayerAction::Confirm) {
+                match hover.square {
+                    Some(at) => click_command(b, me, at, &choice).or_else(|| {
+                        notice.0 = format!("{} cannot end a move on {at}", f.name);
+                        None
+                    }),
+                    None => None,
+                }
+            } else if pressed(PlayerAction::EndTurn) {
+                Some(Command::EndTurn)
+            } else if pressed(PlayerAction::TurnLeft) || pressed(PlayerAction::TurnRight) {
+                let k = Facing::ALL.iter().position(|&x| x == f.facing).unwrap_or(0);
+                let step = if pressed(PlayerAction::TurnLeft) { Facing::ALL.len() - 1 } else { 1 };
+                Some(Command::Face { facing: Facing::ALL[(k + step) % Facing::ALL.len()] })
+            } else if pressed(PlayerAction::Stand) {
+                Some(Command::ChangePosture { posture: Posture::Standing })
+            } else if pressed(PlayerAction::Crouch) {
+                Some(Command::ChangePosture { posture: Posture::Crouch })
+            } else if pressed(PlayerAction::Prone) {
+                Some(Command::ChangePosture { posture: Posture::Prone })
+            } else if pressed(PlayerAction::Hide) {
+                Some(Command::Hide)
+            } else if pressed(PlayerAction::Flee) {
+                Some(Command::Flee)
+            } else if pressed(PlayerAction::Search) {
+                hover.square.map(|at| Command::Search { at })
+            } else {
+                None
+            }
+        }
+        Some(crate::battle::WindowKind::Defense) => {
+            if pressed(PlayerAction::Block) {
+                Some(Command::Defend { defense: Some(Defense::Block) })
+            } else if pressed(PlayerAction::Dodge) {
+                Some(Command::Defend { defense: Some(Defense::Dodge) })
+            } else if pressed(PlayerAction::Resist) {
+                Some(Command::Defend { defense: Some(Defense::Resist) })
+            } else if pressed(PlayerAction::NoReaction) {
+                Some(Command::Defend { defense: None })
+            } else {
+                None
+            }
+        }
+        Some(crate::battle::WindowKind::BeforeAttack) => {
+            if pressed(PlayerAction::NoReaction) {
+                Some(Command::Pass)
+            } else if pressed(PlayerAction::Counter) {
+                f.weapons
+                    .iter()
+                    .filter(|w| !w.weapon.range.ranged && w.weapon.area.is_none())
+                    .map(|w| Command::CounterAttack { weapon: w.key.clone() })
+                    .find(|c| b.check(me, c).is_ok())
+                    .or(Some(Command::CounterAttack { weapon: String::new() }))
+            } else if pressed(PlayerAction::Confirm) {
+                hover.square.map(|to| Command::QuickStep { to, face: None })
+            } else {
+                None
+            }
+        }
+    };
+    let Some(command) = command else { return };
+    match b.check(me, &command) {
+        Ok(()) => {
+            notice.0.clear();
+            out.write(IssueCommand { creature: me, command });
+        }
+        // Refused before it reaches the battle: the state is untouched, the reason shown.
+        Err(r) => notice.0 = format!("Refused: {r}"),
+    }
+}
+
+fn move_camera(
+    actions: Query<&ActionState<PlayerAction>>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    time: Res<Time>,
+) {
+    let (Ok(a), Ok((mut t, mut projection))) = (actions.single(), camera.single_mut()) else { return };
+    let Projection::Orthographic(ortho) = projection.as_mut() else { return };
+    let speed = 12.0 * TILE * ortho.scale * time.delta_secs();
+    let mut d = Vec2::ZERO;
+    for (k, v) in [
+        (PlayerAction::PanUp, Vec2::Y),
+        (PlayerAction::PanDown, -Vec2::Y),
+        (PlayerAction::PanLeft, -Vec2::X),
+        (PlayerAction::PanRight, Vec2::X),
+    ] {
+        if a.pressed(&k) {
+            d += v;
+        }
+    }
+    t.translation += (d * speed).extend(0.0);
+    let zoom = a.value(&PlayerAction::Zoom);
+    if zoom != 0.0 {
+        ortho.scale = (ortho.scale * (1.0 - 0.1 * zoom.clamp(-3.0, 3.0))).clamp(0.25, 4.0);
+    }
+}
+
+fn screenshot(
+    mut commands: Commands,
+    plan: Option<ResMut<ScreenshotPlan>>,
+    mut frames: Local<u32>,
+    mut exit: MessageWriter<AppExit>,
+) {
+    let Some(mut plan) = plan else { return };
+    *frames += 1;
+    if !plan.taken && *frames >= plan.frames {
+        plan.taken = true;
+        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(plan.path.clone()));
+    }
+    // The capture is read back and written a few frames later.
+    if plan.taken && plan.path.exists() {
+        exit.write(AppExit::Success);
+    } else if *frames > plan.frames + 600 {
+        error!("the screenshot was never written to {}", plan.path.display());
+        exit.write(AppExit::from_code(3));
+    }
+}
+
+fn snapshot(
+    mut commands: Commands,
+    actions: Query<&ActionState<PlayerAction>>,
+    battle: Res<ActiveBattle>,
+    mut notice: ResMut<Notice>,
+    mut saved: Local<Option<String>>,
+) {
+    // Told a frame later, so that the message is not in the picture.
+    if let Some(told) = saved.take() {
+        notice.0 = told;
+    }
+    let Ok(a) = actions.single() else { return };
+    if !a.just_pressed(&PlayerAction::Snapshot) {
+        return;
+    }
+    let b = &battle.battle;
+    let path = (0..)
+        .map(|k| PathBuf::from(format!("meshal-seed{}-round{}-{k}.png", b.seed, b.round)))
+        .find(|p| !p.exists())
+        .unwrap_or_default();
+    *saved = Some(format!("screenshot saved to {}", path.display()));
+    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_compendium, parse_level};
+
+    fn battle() -> Battle {
+        let text = r#"(name: "Clicks", map: ["WWWWWWWW", "W......W", "W......W", "W..W...W", "WWWWWWWW"],
+            legend: { '.': "floor", 'W': "wall" },
+            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+            sides: [(name: "You", human: true), (name: "Foe")],
+            creatures: [
+                (name: "Mage", template: "caster", side: "You", at: (1, 2), facing: E, overrides: (activeness: Some(10))),
+                (name: "Brute", template: "human_fighter", side: "Foe", at: (2, 2), facing: W, overrides: (activeness: Some(1))),
+                (name: "Far", template: "human_fighter", side: "Foe", at: (6, 1), facing: W, overrides: (activeness: Some(1))),
+            ])"#;
+        let level = parse_level("clicks.level.ron", text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+        let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+        assert_eq!(b.awaiting(), Some((0, None)), "the mage acts first");
+        b
+    }
+
+    // RULES: ATK-E7 — a click on a perceived enemy with no weapon chosen attacks it with the first
+    // weapon the engine accepts.
+    #[test]
+    fn clicking_an_enemy_attacks_it() {
+        let b = battle();
+        let c = click_command(&b, 0, Pos::new(2, 2), &Choice::default()).unwrap();
+        assert!(matches!(&c, Command::Attack { target: Target::Creature(1), .. }), "{c:?}");
+        assert_eq!(b.check(0, &c), Ok(()));
+    }
+
+    // RULES: MOVE-1 — a click on a free square moves there along a path the engine accepts; a wall
+    // or the creature's own square is no move.
+    #[test]
+    fn clicking_a_square_moves_there() {
+        let b = battle();
+        let c = click_command(&b, 0, Pos::new(1, 1), &Choice::default()).unwrap();
+        let Command::Move { path, sprint: false, .. } = &c else { panic!("{c:?}") };
+        assert_eq!(path.last(), Some(&Pos::new(1, 1)));
+        assert_eq!(b.check(0, &c), Ok(()));
+        assert_eq!(click_command(&b, 0, Pos::new(3, 1), &Choice::default()), None, "a wall");
+        assert_eq!(click_command(&b, 0, Pos::new(1, 2), &Choice::default()), None, "its own square");
+        let sprint = Choice { sprint: true, ..Choice::default() };
+        let far = Pos::new(5, 3);
+        assert!(click_command(&b, 0, far, &Choice::default()).is_none(), "out of a walk's reach");
+        let c = click_command(&b, 0, far, &sprint).expect("within a sprint's reach");
+        assert!(matches!(c, Command::Move { sprint: true, .. }));
+        assert_eq!(b.check(0, &c), Ok(()));
+    }
+
+    // RULES: AREA-E1, AREA-E3 — a circle is centred on the clicked square; a ray is aimed toward it.
+    #[test]
+    fn area_weapons_aim_at_the_clicked_square() {
+        let b = battle();
+        let fireball = Choice { weapon: Some("fireball".into()), ..Choice::default() };
+        let c = click_command(&b, 0, Pos::new(6, 1), &fireball).unwrap();
+        assert!(matches!(c, Command::Attack { target: Target::Square(p), .. } if p == Pos::new(6, 1)), "{c:?}");
+        assert!(b.area_squares(0, &c).unwrap().contains(&Pos::new(5, 2)), "radius 1 around the square");
+        let lightning = Choice { weapon: Some("lightning".into()), ..Choice::default() };
+        let c = click_command(&b, 0, Pos::new(6, 2), &lightning).unwrap();
+        assert!(matches!(c, Command::Attack { target: Target::Toward(Facing::E), .. }), "{c:?}");
+        assert_eq!(b.area_targets(0, &c), Some(vec![1]), "the ray hits the brute in its way");
+    }
+}

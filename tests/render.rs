@@ -1,0 +1,109 @@
+//! The game window, drawn for real: under Xvfb with software Vulkan the client takes a
+//! screenshot of a level and the pixels are checked for the map, the tokens, the overlays and
+//! the panels. CI installs xvfb and the Vulkan drivers (`.ci/run`); elsewhere the test says it
+//! was skipped when `xvfb-run` is missing.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn xvfb_run() -> Option<PathBuf> {
+    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join("xvfb-run")).find(|p| p.exists())
+}
+
+struct Shot {
+    width: u32,
+    height: u32,
+    rgb: Vec<[u8; 3]>,
+}
+
+impl Shot {
+    fn load(path: &Path) -> Shot {
+        let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
+        let mut reader = decoder.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        let channels = info.color_type.samples();
+        let rgb = buf[..info.buffer_size()].chunks(channels).map(|c| [c[0], c[1], c[2]]).collect();
+        Shot { width: info.width, height: info.height, rgb }
+    }
+    /// Pixels within `tolerance` of `colour`, in the rectangle x0..x1, y0..y1 (y down).
+    fn count(&self, colour: [u8; 3], tolerance: u8, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> usize {
+        let mut n = 0;
+        for y in y0..y1.min(self.height) {
+            for x in x0..x1.min(self.width) {
+                let p = self.rgb[(y * self.width + x) as usize];
+                if p.iter().zip(colour).all(|(a, b)| a.abs_diff(b) <= tolerance) {
+                    n += 1;
+                }
+            }
+        }
+        n
+    }
+}
+
+fn screenshot(name: &str, args: &[&str]) -> Option<Shot> {
+    let Some(xvfb) = xvfb_run() else {
+        assert!(std::env::var_os("CI").is_none(), "CI must install xvfb (see .ci/run)");
+        eprintln!("skipped: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers libvulkan1)");
+        return None;
+    };
+    let dir = std::env::temp_dir().join(format!("meshal-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1280x720x24", env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
+        .args(args)
+        .arg("--screenshot")
+        .arg(&path)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "the window failed: {}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let shot = Shot::load(&path);
+    // Kept for people to look at when the test fails.
+    let keep = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::copy(&path, keep);
+    Some(shot)
+}
+
+const WALL: [u8; 3] = [88, 86, 94];
+const LOW_WALL: [u8; 3] = [150, 142, 130];
+const FLOOR: [u8; 3] = [138, 128, 108];
+const PLAYER: [u8; 3] = [51, 115, 217];
+const FOE: [u8; 3] = [204, 56, 51];
+const PANEL: (u32, u32) = (1280 - 340, 1280);
+const MAP: (u32, u32) = (0, 1280 - 340);
+
+#[test]
+fn the_window_draws_map_tokens_panels_and_overlays() {
+    // The AI waits so long that nothing moves: the first frames are the level as loaded.
+    let Some(shot) = screenshot(
+        "walls_and_cover.png",
+        &["levels/walls_and_cover.level.ron", "--seed", "2", "--ai-delay", "1000", "--hover", "6,7", "--frames", "40"],
+    ) else {
+        return;
+    };
+    assert_eq!((shot.width, shot.height), (1280, 720));
+    let map_rows = (0, 720 - 170);
+    assert!(shot.count(FLOOR, 6, MAP, map_rows) > 20_000, "floor tiles");
+    assert!(shot.count(WALL, 6, MAP, map_rows) > 1_000, "wall tiles");
+    assert!(shot.count(LOW_WALL, 6, MAP, map_rows) > 300, "low-wall tiles");
+    // About 650 pixels of side colour per token at this zoom.
+    let player = shot.count(PLAYER, 12, MAP, map_rows);
+    assert!(player > 2_000, "the player's four tokens: {player}");
+    // PERC: Blue sees only two of Red's four at the start (walls hide the others).
+    let foe = shot.count(FOE, 12, MAP, map_rows);
+    assert!((1_000..2_000).contains(&foe), "two enemy tokens, not four: {foe}");
+    // The panel is dark with light text on it.
+    let panel_bg = shot.count([18, 20, 26], 10, PANEL, (0, 720));
+    let panel_text = shot.count([230, 230, 224], 40, PANEL, (0, 720));
+    assert!(panel_bg > 150_000, "panel background: {panel_bg}");
+    assert!(panel_text > 1_000, "panel text: {panel_text}");
+    // No panel colour where the map is: the camera keeps the map clear of the panels.
+    assert!(shot.count(FLOOR, 6, PANEL, (0, 720)) == 0, "no map under the panel");
+}
