@@ -4,6 +4,7 @@
 use super::input::{Choice, Hover, click_command, player_awaited};
 use super::{LOG_HEIGHT, Notice, PANEL_WIDTH, Viewer};
 use crate::ai::tactical::best_defense_dice;
+use crate::ai::{AiExplained, Explanation};
 use crate::battle::narrate::narrate;
 use crate::battle::{ActiveBattle, Battle, Command, CreatureId, Fighter, Outcome, WindowKind};
 use crate::rules::attack::{AttackOdds, DamageModifiers, damage_distribution};
@@ -15,7 +16,46 @@ use bevy::text::FontSize;
 use std::fmt::Write;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_hud).add_systems(Update, (update_panel, update_log, update_banner));
+    app.init_resource::<LastReasons>()
+        .add_systems(Startup, spawn_hud)
+        .add_systems(Update, (keep_reasons, update_panel, update_log, update_banner).chain());
+}
+
+/// The AI's last weighed decision (`ai::AiExplained`), shown on demand.
+#[derive(Resource, Default)]
+struct LastReasons(Option<Explanation>);
+
+fn keep_reasons(mut explained: MessageReader<AiExplained>, mut last: ResMut<LastReasons>) {
+    if let Some(e) = explained.read().last() {
+        last.0 = Some(e.0.clone());
+    }
+}
+
+fn reasons_lines(out: &mut String, b: &Battle, e: &Explanation) {
+    let _ = writeln!(out, "AI: {} weighed (score = dealt - caution x taken + ...):", b.fighter(e.creature).name);
+    for o in &e.options {
+        let mut tags = Vec::new();
+        if o.cover {
+            tags.push("cover");
+        }
+        if o.rear_attack {
+            tags.push("rear attack");
+        }
+        if o.rear_exposed {
+            tags.push("rear exposed");
+        }
+        let _ = writeln!(
+            out,
+            "  {:6.2}  {}\n          dealt {:.2} taken {:.2} AP kept {}{}{}",
+            o.total,
+            o.summary,
+            o.expected_dealt,
+            o.expected_taken,
+            o.ap_kept,
+            if tags.is_empty() { "" } else { ", " },
+            tags.join(", ")
+        );
+    }
 }
 
 #[derive(Component)]
@@ -216,7 +256,7 @@ const KEYS: &str = "Click: move / attack   1-6: weapon   Esc: lower it\n\
 Q/E: turn   X/C/Z: stand/crouch/prone   Shift: sprint\n\
 H: hide   F: search   G: flee   Enter: end turn\n\
 Defense: B/D/R block/dodge/resist, N none   K: counter\n\
-Arrows: pan   Wheel: zoom   F1: help";
+Arrows: pan   Wheel: zoom   F1: help   I: AI reasons";
 
 const HELP: &str = "\nThe blue squares are where a move can end (amber\n\
 while sprinting). The line to the cursor is green when\n\
@@ -231,6 +271,7 @@ fn update_panel(
     viewer: Res<Viewer>,
     hover: Res<Hover>,
     choice: Res<Choice>,
+    reasons: Res<LastReasons>,
     mut text: Query<&mut Text, With<PanelText>>,
 ) {
     let Ok(mut text) = text.single_mut() else { return };
@@ -267,6 +308,12 @@ fn update_panel(
         // Move and attack previews only where a click would mean them: in one's own turn.
         let me = shown.filter(|&c| mine.is_some_and(|(m, w)| m == c && w.is_none()) || !viewer.plays);
         hover_lines(&mut out, b, &viewer, at, me, &choice);
+        out.push('\n');
+    }
+    if choice.reasons
+        && let Some(e) = &reasons.0
+    {
+        reasons_lines(&mut out, b, e);
         out.push('\n');
     }
     out.push_str(KEYS);

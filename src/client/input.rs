@@ -52,6 +52,8 @@ pub enum PlayerAction {
     Help,
     /// Save the window as a PNG in the current directory.
     Snapshot,
+    /// Show or hide what the AI weighed for its last decision.
+    Reasons,
 }
 
 impl PlayerAction {
@@ -86,6 +88,7 @@ impl PlayerAction {
             (Cancel, KeyCode::Escape),
             (Help, KeyCode::F1),
             (Snapshot, KeyCode::F12),
+            (Reasons, KeyCode::KeyI),
         ])
         .with(Confirm, MouseButton::Left)
         .with(Cancel, MouseButton::Right)
@@ -109,6 +112,8 @@ pub struct Choice {
     pub weapon: Option<String>,
     pub sprint: bool,
     pub help: bool,
+    /// Show the AI's reasoning (a GM's aid; it tells what the enemy thinks).
+    pub reasons: bool,
 }
 
 /// Save a screenshot after `frames` frames, then quit.
@@ -123,6 +128,7 @@ pub fn plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<PlayerAction>::default())
         .init_resource::<Hover>()
         .init_resource::<Choice>()
+        .add_systems(Startup, |viewer: Res<Viewer>, mut choice: ResMut<Choice>| choice.reasons = !viewer.plays)
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(PlayerAction::input_map());
         })
@@ -189,6 +195,9 @@ fn choose(
     let Ok(a) = actions.single() else { return };
     if a.just_pressed(&PlayerAction::Help) {
         choice.help = !choice.help;
+    }
+    if a.just_pressed(&PlayerAction::Reasons) {
+        choice.reasons = !choice.reasons;
     }
     let sprint = a.pressed(&PlayerAction::Sprint);
     if choice.sprint != sprint {
