@@ -348,6 +348,12 @@ fn play(args: PlayArgs) -> ExitCode {
     {
         return fail(&format!("--hover {p} is off the {}x{} map", level.map.width(), level.map.height()));
     }
+    if let Some(shot) = &args.screenshot {
+        let dir = std::path::Path::new(shot).parent().filter(|d| !d.as_os_str().is_empty());
+        if dir.is_some_and(|d| !d.is_dir()) {
+            return fail(&format!("--screenshot {shot}: no such directory"));
+        }
+    }
     if !headless::display_available() {
         if args.screenshot.is_some() {
             return fail("--screenshot needs a display ($DISPLAY is not set; try xvfb-run)");

@@ -178,7 +178,8 @@ fn default_run_without_display_falls_back_to_a_headless_report() {
 
 #[test]
 fn play_refuses_bad_arguments_with_one_line_and_exit_2() {
-    let cases: [(&[&str], &str); 4] = [
+    let cases: [(&[&str], &str); 5] = [
+        (&["play", "levels/duel.level.ron", "--screenshot", "/nonexistent/x.png"], "no such directory"),
         (&["play", "levels/duel.level.ron", "--side", "Green"], "has no side \"Green\" (sides: Blue, Red)"),
         (&["play", "levels/duel.level.ron", "--hover", "40,2"], "--hover 40,2 is off the"),
         (&["play", "levels/nope.level.ron"], "nope.level.ron"),

@@ -255,6 +255,7 @@ pub fn click_command(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Op
             .filter(|w| w.weapon.area.is_none())
             .map(|w| Command::Attack { weapon: w.key.clone(), target: Target::Creature(o.id), additives: vec![] })
             .find(|c| b.check(me, c).is_ok())
+            // None can: still an attack, so that the refusal says why.
             .or_else(|| {
                 f.weapons.first().map(|w| Command::Attack {
                     weapon: w.key.clone(),
@@ -351,6 +352,7 @@ fn act(
                     .filter(|w| !w.weapon.range.ranged && w.weapon.area.is_none())
                     .map(|w| Command::CounterAttack { weapon: w.key.clone() })
                     .find(|c| b.check(me, c).is_ok())
+                    // None can: still a counter, so that the refusal says why.
                     .or(Some(Command::CounterAttack { weapon: String::new() }))
             } else if pressed(PlayerAction::Confirm) {
                 hover.square.map(|to| Command::QuickStep { to, face: None })
