@@ -325,6 +325,31 @@ fn takes_cover(shooter: &str, sniper_x: i32) {
     }
 }
 
+// MOVE-8, MOVE-E2 — out of a walk's reach but within a sprint's, a fighter sprints (one
+// Activeness die) to strike this turn; with its Activeness pool low it walks instead.
+#[test]
+fn sprints_to_strike_this_turn() {
+    let map = ["WWWWWWWWWWWW", "W..........W", "W..........W", "W..........W", "WWWWWWWWWWWW"];
+    let play = |activeness: i32| {
+        let mut b = level(
+            &map,
+            &format!(
+                r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 2), facing: E, overrides: (activeness: Some({activeness}), might: Some(8), speed: Some(3))),
+                   (name: "Foe", template: "human_fighter", side: "Foe", at: (7, 2), facing: W, overrides: (activeness: Some(1)))"#
+            ),
+        );
+        b.creatures[0].attrs.pools[1] =
+            Some(meshal_tactics::rules::creature::Pool { max: activeness, current: activeness });
+        let start = b.log.len();
+        ai_turn(&mut b, &profile("default"));
+        let sprinted = b.log[start..].iter().any(|e| matches!(e.event, Event::Moved { creature: 0, sprint: true, .. }));
+        let struck = b.log[start..].iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. }));
+        (sprinted, struck)
+    };
+    assert_eq!(play(10), (true, true), "sprints and strikes");
+    assert_eq!(play(2), (false, false), "too tired to sprint: walks up, no strike");
+}
+
 // FACE-2, FACE-4 — after moving it faces the main threat, so its rear is not offered to it.
 #[test]
 fn ends_moves_facing_the_threat() {

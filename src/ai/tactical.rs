@@ -13,6 +13,7 @@ use crate::battle::{Battle, Command, CreatureId, Fighter, Target, WindowKind};
 use crate::level::compendium::{AbilityEffect, AiProfile, AreaSpec};
 use crate::rules::attack::{AttackOdds, DamageModifiers, Defense, damage_distribution, range_dice_modifier};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
+use crate::rules::creature::Attribute;
 use crate::rules::dice::points_distribution;
 use crate::rules::facing::{Actor, Facing, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
@@ -204,6 +205,13 @@ fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[CreatureId])
 /// How much a kept AP may be worth per point of danger at a square (tuned with `duel`).
 const GUARD_PER_DANGER: f64 = 10.0;
 
+/// A sprint is not considered below this many Activeness dice (it costs one).
+const SPRINT_MIN_ACTIVENESS: i32 = 3;
+
+/// The Activeness die a sprint costs, in expected damage taken at the profile's caution + 0.5
+/// (a die lost for sure weighs more than one that might be lost; tuned with `duel`).
+const SPRINT_DIE_WEIGHT: f64 = 1.0;
+
 /// Rounds a shooter expects to hold the square it ends on, after this one (tuned with `duel`).
 const HELD_ROUNDS: f64 = 2.0;
 
@@ -371,6 +379,28 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
             }
         };
         plans.push(ctx.evaluate(dest, ap_left, f.posture, &first));
+    }
+    // MOVE-8, MOVE-E2: a sprint doubles the move for one Activeness die. Only to strike this
+    // turn (a die is too dear to spend on getting closer), and not when the pool runs low.
+    if f.ap > MOVE_AP && f.attrs.dice(Attribute::Activeness) >= SPRINT_MIN_ACTIVENESS {
+        let sprinter = Mover { sprint: true, ..mover };
+        if let Ok(far) = reachable(&b.map, Some(&occupancy), &sprinter, f.origin) {
+            let mut extra: Vec<Pos> = far.destinations().filter(|d| !dests.contains(d)).collect();
+            extra.sort();
+            for dest in extra {
+                let first = |facing: Facing, _: Option<&Command>| Command::Move {
+                    path: far.path_to(dest).unwrap_or_default(),
+                    sprint: true,
+                    face: b.ruleset.facing.then_some(facing),
+                };
+                let (plan, mut score) = ctx.evaluate(dest, f.ap - MOVE_AP, f.posture, &first);
+                if score.expected_dealt > 0.0 {
+                    score.total -= SPRINT_DIE_WEIGHT * (p.caution + 0.5);
+                    score.summary = format!("sprint {}", score.summary);
+                    plans.push((plan, score));
+                }
+            }
+        }
     }
     // POST-E1 / POST-E3: a ranged creature may crouch where it stands: +1 protection against
     // ranged attacks, for 1 AP (the higher of posture and terrain cover counts).
