@@ -14,7 +14,7 @@ use bevy_ecs_tilemap::prelude::*;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(Startup, (spawn_map, spawn_camera))
-        .add_systems(Update, (dress_tokens, place_tokens, show_tokens, draw_last_seen).chain());
+        .add_systems(Update, (dress_tokens, place_tokens, glide_tokens, show_tokens, draw_last_seen).chain());
 }
 
 /// Side colours: the viewer's side first, then its foes.
@@ -164,6 +164,13 @@ fn spawn_camera(mut commands: Commands, battle: Res<ActiveBattle>, window: Query
 #[derive(Component)]
 pub struct FacingWedge;
 
+/// Where a token is heading: moves are drawn as a short glide, not a jump.
+#[derive(Component)]
+pub struct Glide(Vec3);
+
+/// Squares a second a token glides.
+const GLIDE_SPEED: f32 = 10.0;
+
 #[derive(Component)]
 pub struct PoolBar(usize);
 
@@ -201,7 +208,11 @@ fn dress_tokens(
         ));
         commands
             .entity(entity)
-            .insert((Transform::from_translation(token_centre(place).extend(10.0)), Visibility::Visible))
+            .insert((
+                Transform::from_translation(token_centre(place).extend(10.0)),
+                Glide(token_centre(place).extend(10.0)),
+                Visibility::Visible,
+            ))
             .with_children(|c| {
                 c.spawn((Mesh2d(rim), MeshMaterial2d(materials.add(Color::srgb(0.08, 0.08, 0.1)))));
                 c.spawn((
@@ -241,6 +252,16 @@ fn dress_tokens(
     }
 }
 
+fn glide_tokens(mut tokens: Query<(&Glide, &mut Transform)>, time: Res<Time>) {
+    let step = GLIDE_SPEED * TILE * time.delta_secs();
+    for (glide, mut t) in &mut tokens {
+        let gap = glide.0 - t.translation;
+        if gap != Vec3::ZERO {
+            t.translation = if gap.length() <= step { glide.0 } else { t.translation + gap.normalize() * step };
+        }
+    }
+}
+
 /// Might, Activeness, Spirit.
 pub fn pool_colour(k: usize) -> Color {
     [Color::srgb(0.85, 0.25, 0.2), Color::srgb(0.3, 0.8, 0.3), Color::srgb(0.4, 0.55, 0.95)][k]
@@ -249,7 +270,7 @@ pub fn pool_colour(k: usize) -> Color {
 type Placed<'w, 's> = Query<
     'w,
     's,
-    (&'static OnGrid, &'static Heading, &'static Vitals, &'static Children, &'static mut Transform),
+    (&'static OnGrid, &'static Heading, &'static Vitals, &'static Children, &'static mut Glide),
     (With<CreatureToken>, Or<(Changed<OnGrid>, Changed<Heading>, Changed<Vitals>, Added<Children>)>),
 >;
 
@@ -261,8 +282,8 @@ type TokenParts<'w, 's> = Query<
 >;
 
 fn place_tokens(mut tokens: Placed, mut parts: TokenParts) {
-    for (place, heading, vitals, children, mut transform) in &mut tokens {
-        transform.translation = token_centre(place).extend(10.0);
+    for (place, heading, vitals, children, mut glide) in &mut tokens {
+        glide.0 = token_centre(place).extend(10.0);
         for child in children.iter() {
             let Ok((mut t, wedge, bar)) = parts.get_mut(child) else { continue };
             if wedge.is_some() {

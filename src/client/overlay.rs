@@ -8,12 +8,56 @@ use crate::battle::{ActiveBattle, Command};
 use crate::rules::costs::MOVE_AP;
 use crate::rules::facing::{Actor, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos};
-use crate::rules::los::sight_line;
+use crate::rules::los::{BlindSide, field_of_view_into, sight_line};
 use crate::rules::movement::{Mover, reachable};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, (shade_reachable, draw_aids));
+    app.add_systems(Update, (shade_unseen, shade_reachable, draw_aids));
+}
+
+#[derive(Component)]
+struct FogShade;
+
+/// PERC-2, PERC-E1, PERC-E3, FACE-4: squares none of the viewer's standing creatures can see
+/// now (out of vision range, behind walls, in their blind rear, or unlit without darkvision)
+/// are drawn dimmed. Redone when the battle's log grows.
+fn shade_unseen(
+    mut commands: Commands,
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    shades: Query<Entity, With<FogShade>>,
+    mut made_for: Local<Option<usize>>,
+) {
+    let b = &battle.battle;
+    if *made_for == Some(b.log.len()) {
+        return;
+    }
+    *made_for = Some(b.log.len());
+    for e in &shades {
+        commands.entity(e).despawn();
+    }
+    let (w, h) = (b.map.width(), b.map.height());
+    let mut seen = vec![false; (w * h) as usize];
+    let mut fov = Vec::new();
+    for m in b.creatures.iter().filter(|m| m.side == viewer.side && m.can_act()) {
+        let blind = b.ruleset.facing.then_some(BlindSide { facing: m.facing, arcs: b.ruleset.facing_arcs });
+        for eye in m.footprint().cells() {
+            field_of_view_into(&b.map, eye, m.senses.vision, blind, &mut fov);
+            for &p in &fov {
+                if m.senses.darkvision || !b.map.terrain(p).dark {
+                    seen[b.map.index(p)] = true;
+                }
+            }
+        }
+    }
+    for (i, _) in seen.iter().enumerate().filter(|(_, s)| !**s) {
+        commands.spawn((
+            Sprite::from_color(Color::srgba(0.0, 0.0, 0.05, 0.38), Vec2::splat(TILE)),
+            Transform::from_translation(square_centre(b.map.pos_of(i)).extend(0.5)),
+            FogShade,
+        ));
+    }
 }
 
 #[derive(Component)]
