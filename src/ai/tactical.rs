@@ -99,7 +99,7 @@ fn estimate_attack(
     if d > 1 && !mf.cells().any(|x| tf.cells().any(|y| line_of_effect(&b.map, x, y))) {
         return None;
     }
-    let base = w.dice.attribute.map_or(0, |a| me.attrs.dice(a) / w.dice.div.max(1)) + w.dice.plus;
+    let base = w.dice.dice_for(&me.attrs);
     let dice = base + modifier + extra_dice - if b.ruleset.postures { me.posture.roll_penalty() } else { 0 };
     if dice <= 0 {
         return None;
@@ -151,8 +151,7 @@ fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, posture: Posture, e
         if d > reach + if w.weapon.range.ranged { w.weapon.range.max } else { 0 } {
             continue;
         }
-        let dice =
-            w.weapon.dice.attribute.map_or(0, |a| enemy.attrs.dice(a) / w.weapon.dice.div.max(1)) + w.weapon.dice.plus;
+        let dice = w.weapon.dice.dice_for(&enemy.attrs);
         let rear = b.ruleset.facing
             && sector_for(mf, facing, b.ruleset.facing_arcs, enemy.footprint(), Actor::Attacker) == Some(Sector::Rear);
         let my_defense = if rear { 0 } else { best_defense_dice(me, &w.weapon.defenses).map_or(0, |(_, n)| n) };
@@ -180,9 +179,7 @@ fn is_shooter(f: &Fighter) -> bool {
         f.weapons
             .iter()
             .filter(|w| w.weapon.range.ranged == ranged && w.weapon.area.is_none() && w.ammo != Some(0))
-            .map(|w| {
-                w.weapon.dice.attribute.map_or(0, |a| f.attrs.dice(a) / w.weapon.dice.div.max(1)) + w.weapon.dice.plus
-            })
+            .map(|w| w.weapon.dice.dice_for(&f.attrs))
             .max()
     };
     match (dice(true), dice(false)) {
@@ -588,9 +585,7 @@ impl Ctx<'_> {
                         .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= f.max_ap)
                         .filter(|w| d <= w.weapon.range.max + f.speed * (f.max_ap - w.weapon.ap))
                         .map(|w| {
-                            let dice =
-                                w.weapon.dice.attribute.map_or(0, |a| f.attrs.dice(a) / w.weapon.dice.div.max(1))
-                                    + w.weapon.dice.plus;
+                            let dice = w.weapon.dice.dice_for(&f.attrs);
                             let prot = w.weapon.damage.map_or(0, |k| t.protection.against(k));
                             odds(dice, w.weapon.segments, prot, 0, 1).0.expected
                         })
@@ -668,8 +663,7 @@ fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<(f64, Command, i32)>
             let mut value = 0.0;
             for t in hit {
                 let tf = b.fighter(t);
-                let dice = w.weapon.dice.attribute.map_or(0, |a| f.attrs.dice(a) / w.weapon.dice.div.max(1))
-                    + w.weapon.dice.plus;
+                let dice = w.weapon.dice.dice_for(&f.attrs);
                 let prot = w.weapon.damage.map_or(0, |k| tf.protection.against(k));
                 let (o, _) = odds(dice, w.weapon.segments, prot, 0, 1);
                 if b.hostile(me, t) {

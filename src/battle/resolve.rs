@@ -388,10 +388,8 @@ impl Battle {
 
     /// Dice for an attack with this weapon, before range modifiers (DICE-12, POST-E1).
     fn base_attack_dice(&self, f: &Fighter, w: &Armed, extra: i32) -> i32 {
-        let e = &w.weapon.dice;
-        let from_attr = e.attribute.map_or(0, |a| f.attrs.dice(a) / e.div.max(1));
         let penalty = if self.ruleset.postures { self.effective_posture(f).roll_penalty() } else { 0 };
-        from_attr + e.plus + extra - penalty
+        w.weapon.dice.dice_for(&f.attrs) + extra - penalty
     }
 
     /// The protection a target has against this attack (ATK-9, ATK-10, ATK-15, POST-E3).

@@ -21,6 +21,13 @@ impl Default for DiceExpr {
     }
 }
 
+impl DiceExpr {
+    /// The dice this expression gives a creature with these attributes, before modifiers.
+    pub fn dice_for(&self, attrs: &crate::rules::creature::Attributes) -> i32 {
+        self.attribute.map_or(0, |a| attrs.dice(a) / self.div.max(1)) + self.plus
+    }
+}
+
 /// An area template carried by a weapon or ability (AREA-*).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum AreaSpec {
