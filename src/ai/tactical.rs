@@ -378,11 +378,18 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         plans.push(ctx.evaluate(dest, ap_left, f.posture, &first));
     }
     // MOVE-8, MOVE-E2: a sprint doubles the move for one Activeness die. Only to strike this
-    // turn (a die is too dear to spend on getting closer), and not when the pool runs low.
-    if f.ap > MOVE_AP && f.attrs.dice(Attribute::Activeness) >= SPRINT_MIN_ACTIVENESS {
+    // turn when walking cannot (a die is too dear to spend on getting closer), and not when the
+    // pool runs low.
+    let walk_strikes = plans.iter().any(|(_, s)| s.expected_dealt > 0.0);
+    if !walk_strikes && f.ap > MOVE_AP && f.attrs.dice(Attribute::Activeness) >= SPRINT_MIN_ACTIVENESS {
         let sprinter = Mover { sprint: true, ..mover };
+        let reach = f.weapons.iter().filter(|w| w.ammo != Some(0)).map(|w| w.weapon.range.max).max().unwrap_or(0);
+        let within_reach = |d: &Pos| {
+            let df = Footprint::new(*d, f.size.footprint());
+            conscious.iter().any(|&e| footprint_distance(df, b.fighter(e).footprint()) <= reach)
+        };
         if let Ok(far) = reachable(&b.map, Some(&occupancy), &sprinter, f.origin) {
-            let mut extra: Vec<Pos> = far.destinations().filter(|d| !dests.contains(d)).collect();
+            let mut extra: Vec<Pos> = far.destinations().filter(|d| !dests.contains(d) && within_reach(d)).collect();
             extra.sort();
             for dest in extra {
                 let first = |facing: Facing, _: Option<&Command>| Command::Move {
