@@ -635,7 +635,11 @@ fn describe(b: &Battle, c: &Command) -> String {
         Command::Attack { weapon, target: Target::Creature(t), .. } => {
             format!("{weapon} on {}", b.fighter(*t).name)
         }
-        Command::Attack { weapon, target, .. } => format!("{weapon} at {target:?}"),
+        Command::Attack { weapon, target: Target::Square(p), .. } => format!("{weapon} at {p}"),
+        Command::Attack { weapon, target: Target::Toward(f), .. } => format!("{weapon} toward {}", f.name()),
+        Command::ChangePosture { posture } => format!("take posture {}", posture.name()),
+        Command::Face { facing } => format!("face {}", facing.name()),
+        Command::EndTurn => "end turn".into(),
         other => format!("{other:?}"),
     }
 }

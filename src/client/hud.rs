@@ -77,6 +77,7 @@ fn spawn_hud(mut commands: Commands) {
             width: px(PANEL_WIDTH),
             height: percent(100),
             padding: UiRect::all(px(10)),
+            overflow: Overflow::clip(),
             ..default()
         },
         BackgroundColor(Color::srgba(0.07, 0.08, 0.1, 0.94)),
@@ -86,10 +87,10 @@ fn spawn_hud(mut commands: Commands) {
         Node {
             position_type: PositionType::Absolute,
             left: px(0),
+            right: px(PANEL_WIDTH),
             bottom: px(0),
-            width: Val::Vw(100.0),
             height: px(LOG_HEIGHT),
-            padding: UiRect { left: px(10), right: px(PANEL_WIDTH + 10.0), top: px(6), bottom: px(6) },
+            padding: UiRect { left: px(10), right: px(10), top: px(6), bottom: px(6) },
             overflow: Overflow::clip(),
             ..default()
         },
