@@ -1,8 +1,8 @@
 //! The side panel (battle state, the creature in turn, what is under the cursor with attack
 //! odds, controls), the log strip, and the banner for prompts, refusals and the outcome.
 
-use super::input::{Choice, Hover, click_command, player_awaited};
-use super::{LOG_HEIGHT, Notice, PANEL_WIDTH, Viewer};
+use super::input::{Choice, Hover, Intent, player_awaited};
+use super::{LOG_HEIGHT, Notice, PANEL_WIDTH, Viewer, shown_creature_at};
 use crate::ai::tactical::best_defense_dice;
 use crate::ai::{AiExplained, Explanation};
 use crate::battle::narrate::narrate;
@@ -203,17 +203,15 @@ fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
     }
 }
 
-fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, me: Option<CreatureId>, choice: &Choice) {
+fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &Intent) {
     let t = b.map.terrain(at);
     let _ = writeln!(out, "Square {at}: {}", t.name);
-    let seen = b.creatures.iter().find(|c| {
-        c.is_active() && c.footprint().contains(at) && (c.side == viewer.side || b.side_perceives(viewer.side, c.id))
-    });
+    let seen = shown_creature_at(b, viewer.side, at);
     if let Some(c) = seen {
         let _ = writeln!(out, "  {} ({}): {}", c.name, b.sides[c.side].name, pools(c));
         let _ = writeln!(out, "  {}, facing {}, AP {}/{}", c.posture.name(), c.facing.name(), c.ap, c.max_ap);
     }
-    let Some(me) = me else { return };
+    let Some(me) = intent.creature else { return };
     let f = b.fighter(me);
     if at == f.origin {
         return;
@@ -232,22 +230,22 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, me: Optio
     {
         let _ = writeln!(out, "  {} stands in its {} sector", f.name, sector.name());
     }
-    match click_command(b, me, at, choice) {
+    match &intent.command {
         Some(Command::Move { path, sprint, .. }) => {
             let cost = path.len().saturating_sub(1);
             let _ = writeln!(
                 out,
                 "  click: move ({cost} squares{}, 1 AP)",
-                if sprint { ", sprinting: -1 Activeness die" } else { "" }
+                if *sprint { ", sprinting: -1 Activeness die" } else { "" }
             );
         }
         Some(cmd @ Command::Attack { .. }) => {
-            let weapon = match &cmd {
+            let weapon = match cmd {
                 Command::Attack { weapon, .. } => f.weapon(weapon).map_or(weapon.clone(), |w| w.weapon.name.clone()),
                 _ => String::new(),
             };
             let _ = writeln!(out, "  click: attack with {weapon}");
-            odds_lines(out, b, me, &cmd);
+            odds_lines(out, b, me, cmd);
         }
         _ => {}
     }
@@ -272,6 +270,7 @@ fn update_panel(
     viewer: Res<Viewer>,
     hover: Res<Hover>,
     choice: Res<Choice>,
+    intent: Res<Intent>,
     reasons: Res<LastReasons>,
     mut text: Query<&mut Text, With<PanelText>>,
 ) {
@@ -306,9 +305,7 @@ fn update_panel(
         out.push('\n');
     }
     if let Some(at) = hover.square {
-        // Move and attack previews only where a click would mean them: in one's own turn.
-        let me = shown.filter(|&c| mine.is_some_and(|(m, w)| m == c && w.is_none()) || !viewer.plays);
-        hover_lines(&mut out, b, &viewer, at, me, &choice);
+        hover_lines(&mut out, b, &viewer, at, &intent);
         out.push('\n');
     }
     if choice.reasons

@@ -1,7 +1,7 @@
 //! Mouse and keyboard (leafwing-input-manager): the square under the cursor, commands for the
 //! player's creatures, the camera, and the screenshot used by render tests.
 
-use super::{Notice, TILE, Viewer, square_at};
+use super::{Notice, TILE, Viewer, shown_creature_at, square_at};
 use crate::battle::{ActiveBattle, Battle, BattleSystems, Command, Controller, CreatureId, IssueCommand, Target};
 use crate::level::compendium::AreaSpec;
 use crate::rules::attack::Defense;
@@ -128,6 +128,7 @@ pub fn plugin(app: &mut App) {
     app.add_plugins(InputManagerPlugin::<PlayerAction>::default())
         .init_resource::<Hover>()
         .init_resource::<Choice>()
+        .init_resource::<Intent>()
         .add_systems(Startup, |viewer: Res<Viewer>, mut choice: ResMut<Choice>| choice.reasons = !viewer.plays)
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(PlayerAction::input_map());
@@ -135,9 +136,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                track_hover,
-                follow_turn,
-                (choose, act).chain().in_set(BattleSystems::Decide),
+                (track_hover, follow_turn, choose, resolve_intent, act).chain().in_set(BattleSystems::Decide),
                 move_camera,
                 screenshot,
                 snapshot,
@@ -154,6 +153,38 @@ pub fn player_awaited(
         return None;
     }
     battle.awaiting_from(Controller::Human)
+}
+
+/// What a click on the hovered square would do now: worked out once a frame, for the overlays,
+/// the panel and the click itself, so that what is shown is what is done.
+#[derive(Resource, Default, Clone, Debug, PartialEq)]
+pub struct Intent {
+    /// The viewer's creature in its own turn (the player's, or any when watching).
+    pub creature: Option<CreatureId>,
+    pub command: Option<Command>,
+}
+
+pub fn resolve_intent(
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    hover: Res<Hover>,
+    choice: Res<Choice>,
+    mut intent: ResMut<Intent>,
+) {
+    if !(battle.is_changed() || hover.is_changed() || choice.is_changed()) {
+        return;
+    }
+    let b = &battle.battle;
+    let creature = match b.awaiting() {
+        Some((c, None))
+            if b.fighter(c).side == viewer.side && (!viewer.plays || battle.controller_of(c) == Controller::Human) =>
+        {
+            Some(c)
+        }
+        _ => None,
+    };
+    let command = creature.zip(hover.square).and_then(|(me, at)| click_command(b, me, at, &choice));
+    intent.set_if_neq(Intent { creature, command });
 }
 
 fn track_hover(
@@ -232,10 +263,7 @@ fn choose(
 /// The command a click on `at` means for creature `me`.
 pub fn click_command(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Command> {
     let f = b.fighter(me);
-    let occupant = b
-        .creatures
-        .iter()
-        .find(|c| c.is_active() && c.id != me && c.footprint().contains(at) && b.side_perceives(f.side, c.id));
+    let occupant = shown_creature_at(b, f.side, at).filter(|c| c.id != me);
     if let Some(key) = &choice.weapon {
         let w = f.weapon(key)?;
         let target = match &w.weapon.area {
@@ -289,7 +317,7 @@ fn act(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     hover: Res<Hover>,
-    choice: Res<Choice>,
+    intent: Res<Intent>,
     mut notice: ResMut<Notice>,
     mut out: MessageWriter<IssueCommand>,
 ) {
@@ -302,7 +330,7 @@ fn act(
         None => {
             if pressed(PlayerAction::Confirm) {
                 match hover.square {
-                    Some(at) => click_command(b, me, at, &choice).or_else(|| {
+                    Some(at) => intent.command.clone().or_else(|| {
                         notice.0 = format!("{} cannot end a move on {at}", f.name);
                         None
                     }),

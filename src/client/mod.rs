@@ -12,7 +12,7 @@ mod hud;
 mod input;
 mod overlay;
 
-use crate::battle::{ActiveBattle, Battle, Controller};
+use crate::battle::{ActiveBattle, Battle, Controller, Fighter};
 use crate::level::{LoadedLevel, builtin_compendium};
 use crate::rules::grid::Pos;
 use bevy::prelude::*;
@@ -51,6 +51,11 @@ pub fn square_centre(p: Pos) -> Vec2 {
 
 pub fn square_at(world: Vec2) -> Pos {
     Pos::new((world.x / TILE + 0.5).floor() as i32, (world.y / TILE + 0.5).floor() as i32)
+}
+
+/// The creature on `at` that `side` may be shown: its own, or one it perceives (PERC).
+pub fn shown_creature_at(b: &Battle, side: usize, at: Pos) -> Option<&Fighter> {
+    b.creatures.iter().find(|c| c.is_active() && c.footprint().contains(at) && b.side_perceives(side, c.id))
 }
 
 /// A short status line for the player: the last refused command, and the like.

@@ -2,8 +2,8 @@
 //! to the square under the cursor, line of sight and cover to it, the facing sectors of the
 //! creature under it, and the squares an area attack would cover.
 
-use super::input::{Choice, Hover, click_command, player_awaited};
-use super::{TILE, Viewer, square_centre};
+use super::input::{Choice, Hover, Intent, player_awaited};
+use super::{TILE, Viewer, shown_creature_at, square_centre};
 use crate::battle::{ActiveBattle, Command};
 use crate::rules::costs::MOVE_AP;
 use crate::rules::facing::{Actor, Sector, sector_for};
@@ -110,16 +110,14 @@ fn draw_aids(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     hover: Res<Hover>,
-    choice: Res<Choice>,
+    intent: Res<Intent>,
     mut gizmos: Gizmos,
 ) {
     let b = &battle.battle;
     let Some(at) = hover.square else { return };
     gizmos.rect_2d(Isometry2d::from_translation(square_centre(at)), Vec2::splat(TILE), Color::WHITE);
     // FACE-1, FACE-E1: the sectors of the creature under the cursor, as an attacker sees them.
-    if let Some(t) = b.creatures.iter().find(|c| {
-        c.is_active() && c.footprint().contains(at) && (c.side == viewer.side || b.side_perceives(viewer.side, c.id))
-    }) {
+    if let Some(t) = shown_creature_at(b, viewer.side, at) {
         let tf = t.footprint();
         for dy in -3..=3 + tf.side {
             for dx in -3..=3 + tf.side {
@@ -138,11 +136,8 @@ fn draw_aids(
             }
         }
     }
-    let Some((me, window)) = player_awaited(&battle, &viewer).or_else(|| b.awaiting()) else { return };
+    let Some(me) = intent.creature else { return };
     let f = b.fighter(me);
-    if window.is_some() || f.side != viewer.side {
-        return;
-    }
     // ATK-E5, PERC-E1: line of sight from the creature in turn, and whether it gives cover.
     if at != f.origin {
         let line = sight_line(&b.map, f.origin, at);
@@ -158,7 +153,7 @@ fn draw_aids(
             gizmos.rect_2d(Isometry2d::from_translation(square_centre(*p)), Vec2::splat(TILE * 0.2), colour);
         }
     }
-    match click_command(b, me, at, &choice) {
+    match &intent.command {
         Some(Command::Move { path, .. }) => {
             for w in path.windows(2) {
                 gizmos.line_2d(square_centre(w[0]), square_centre(w[1]), Color::srgb(0.2, 0.9, 1.0));
@@ -166,7 +161,7 @@ fn draw_aids(
         }
         Some(cmd @ Command::Attack { .. }) => {
             // AREA-*: the template as the engine would place it.
-            if let Some(cells) = b.area_squares(me, &cmd) {
+            if let Some(cells) = b.area_squares(me, cmd) {
                 for p in cells {
                     gizmos.rect_2d(
                         Isometry2d::from_translation(square_centre(p)),
