@@ -2,7 +2,8 @@
 
 use criterion::{BatchSize, Criterion, criterion_group, criterion_main};
 use meshal_tactics::ai;
-use meshal_tactics::battle::{ActiveBattle, Battle, Command, Controller, headless_app, play_direct, run_until_input};
+use meshal_tactics::app::headless_app;
+use meshal_tactics::battle::{ActiveBattle, Battle, Command, Controller, play_direct, run_until_input};
 use meshal_tactics::level::{builtin_compendium, parse_level};
 use meshal_tactics::rules::facing::Facing;
 use std::hint::black_box;
@@ -72,7 +73,7 @@ fn whole_battles(c: &mut Criterion) {
                 seed += 1;
                 let mut battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
                 play_direct(&mut battle, |bt, c, w| ai::decide_with(bt, c, w, &profile).0, 1_000_000);
-                black_box(battle.round)
+                black_box(battle.round())
             })
         });
     }
@@ -81,7 +82,7 @@ fn whole_battles(c: &mut Criterion) {
         b.iter(|| {
             seed += 1;
             let battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
-            let controllers = vec![Controller::Ai; battle.sides.len()];
+            let controllers = vec![Controller::Ai; battle.sides().len()];
             let mut app = headless_app(ActiveBattle { battle, controllers });
             app.insert_resource(ai::SideProfiles(vec![Some("baseline".into()); 2]));
             black_box(run_until_input(&mut app, 1_000_000))
@@ -90,7 +91,7 @@ fn whole_battles(c: &mut Criterion) {
     let battle = Battle::new(&level, builtin_compendium(), 1).unwrap();
     g.bench_function("app_creation_only", |b| {
         b.iter(|| {
-            let controllers = vec![Controller::Ai; battle.sides.len()];
+            let controllers = vec![Controller::Ai; battle.sides().len()];
             black_box(headless_app(ActiveBattle { battle: battle.clone(), controllers }))
         })
     });
@@ -102,7 +103,7 @@ fn ai_states() -> (Battle, Battle) {
     let level = skirmish();
     let mut turn = Battle::new(&level, builtin_compendium(), 7).unwrap();
     // Play into round 2 so both sides are engaged.
-    while turn.round < 2 {
+    while turn.round() < 2 {
         let (c, w) = turn.awaiting().unwrap();
         let cmd = ai::decide(&turn, c, w);
         turn.submit(c, cmd).unwrap();
@@ -139,8 +140,8 @@ fn ai_decisions(c: &mut Criterion) {
             for _ in 0..iters {
                 let mut bt = turn.clone();
                 let side = bt.fighter(who).side;
-                let round = bt.round;
-                while bt.round == round && bt.outcome().is_none() {
+                let round = bt.round();
+                while bt.round() == round && bt.outcome().is_none() {
                     let (c, w) = bt.awaiting().unwrap();
                     let start = std::time::Instant::now();
                     let cmd = ai::decide(&bt, c, w);

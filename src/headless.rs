@@ -1,10 +1,9 @@
 //! `check`, `run`, `replay`, `sim` and the no-display fallback of `play`: battles without a window.
 
+use meshal_tactics::app::headless_app;
 use meshal_tactics::battle::narrate::narrate;
 use meshal_tactics::battle::script::{CommandScript, parse_script};
-use meshal_tactics::battle::{
-    ActiveBattle, Battle, Controller, Event, LogEntry, Outcome, Rejections, headless_app, run_until_input,
-};
+use meshal_tactics::battle::{ActiveBattle, Battle, Controller, Event, LogEntry, Outcome, Rejections, run_until_input};
 use meshal_tactics::level::{LoadedLevel, builtin_compendium, load_level, parse_level};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -56,7 +55,7 @@ pub struct AiSetup {
 pub struct PlayedOut {
     pub battle: Battle,
     pub rejections: Rejections,
-    pub explanations: Vec<(usize, meshal_tactics::ai::Explanation)>,
+    pub explanations: Vec<(usize, meshal_tactics::battle::Explanation)>,
 }
 
 /// Play a battle to its end with the AI for every side the script does not play.
@@ -72,7 +71,7 @@ pub fn play_out_with(
     ai: &AiSetup,
 ) -> Result<PlayedOut, String> {
     let battle = Battle::new(level, builtin_compendium(), seed)?;
-    let mut controllers = vec![Controller::Ai; battle.sides.len()];
+    let mut controllers = vec![Controller::Ai; battle.sides().len()];
     if let Some(s) = &script {
         for &side in &s.sides {
             controllers[side] = Controller::Script;
@@ -86,12 +85,12 @@ pub fn play_out_with(
         app.insert_resource(meshal_tactics::ai::SideProfiles(p.clone()));
     }
     if ai.explain {
-        app.init_resource::<meshal_tactics::ai::Explanations>();
+        app.init_resource::<meshal_tactics::battle::Explanations>();
     }
     run_until_input(&mut app, 200_000);
     let world = app.world_mut();
     let rejections = world.remove_resource::<Rejections>().unwrap_or_default();
-    let explanations = world.remove_resource::<meshal_tactics::ai::Explanations>().map(|e| e.0).unwrap_or_default();
+    let explanations = world.remove_resource::<meshal_tactics::battle::Explanations>().map(|e| e.0).unwrap_or_default();
     let battle = world.remove_resource::<ActiveBattle>().expect("battle").battle;
     Ok(PlayedOut { battle, rejections, explanations })
 }
@@ -141,7 +140,7 @@ pub fn run(a: &RunArgs) -> ExitCode {
     let visible = |e: &&LogEntry| a.side.as_ref().is_none_or(|s| e.visible_to.contains(s));
     if let Some(path) = &a.log {
         let mut text = String::new();
-        for e in battle.log.iter().filter(visible) {
+        for e in battle.log().iter().filter(visible) {
             text.push_str(&serde_json::to_string(e).expect("events serialise"));
             text.push('\n');
         }
@@ -161,11 +160,15 @@ pub fn run(a: &RunArgs) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize, meshal_tactics::ai::Explanation)]) {
+pub fn print_report(
+    battle: &Battle,
+    side: Option<&str>,
+    explanations: &[(usize, meshal_tactics::battle::Explanation)],
+) {
     let mut out = std::io::stdout().lock();
-    let _ = writeln!(out, "{} (seed {})", battle.level_name, battle.seed);
+    let _ = writeln!(out, "{} (seed {})", battle.level_name(), battle.seed());
     let mut why = explanations.iter().peekable();
-    for (i, e) in battle.log.iter().enumerate() {
+    for (i, e) in battle.log().iter().enumerate() {
         while let Some((at, ex)) = why.next_if(|(at, _)| *at <= i) {
             let _ = at;
             let who = &battle.fighter(ex.creature).name;
@@ -201,7 +204,7 @@ pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize,
         }
     }
     let _ = writeln!(out, "\nStanding at the end:");
-    for c in &battle.creatures {
+    for c in battle.creatures() {
         let state = match c.presence {
             meshal_tactics::battle::Presence::Dead => "dead".to_string(),
             meshal_tactics::battle::Presence::Fled => "fled".to_string(),
@@ -217,7 +220,7 @@ pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize,
             })
             .collect();
         let _ =
-            writeln!(out, "  {:<14} {:<8} {:<12} M/A/S {}", c.name, battle.sides[c.side].name, state, dice.join(" "));
+            writeln!(out, "  {:<14} {:<8} {:<12} M/A/S {}", c.name, battle.sides()[c.side].name, state, dice.join(" "));
     }
 }
 
@@ -245,7 +248,9 @@ pub fn replay(path: &str) -> ExitCode {
         Ok(b) => b,
         Err(e) => return fail(&e),
     };
-    if recorded.iter().any(|e| e.visible_to.len() < battle.sides.len() && matches!(e.event, Event::RoundStarted { .. }))
+    if recorded
+        .iter()
+        .any(|e| e.visible_to.len() < battle.sides().len() && matches!(e.event, Event::RoundStarted { .. }))
     {
         return fail(&format!("{path}: this is one side's view; replay needs the full log (run without --side)"));
     }
@@ -258,9 +263,9 @@ pub fn replay(path: &str) -> ExitCode {
     let mut i = 0;
     loop {
         // Everything the engine produced so far must match the record.
-        while i < battle.log.len() {
-            if recorded.get(i) != Some(&battle.log[i]) {
-                return diverged(i, battle.log.get(i), recorded.get(i));
+        while i < battle.log().len() {
+            if recorded.get(i) != Some(&battle.log()[i]) {
+                return diverged(i, battle.log().get(i), recorded.get(i));
             }
             i += 1;
         }
@@ -273,8 +278,8 @@ pub fn replay(path: &str) -> ExitCode {
         };
         let _ = battle.submit(creature, command);
     }
-    if battle.log.len() != recorded.len() {
-        return diverged(recorded.len(), battle.log.get(recorded.len()), None);
+    if battle.log().len() != recorded.len() {
+        return diverged(recorded.len(), battle.log().get(recorded.len()), None);
     }
     println!("replay ok: {} events verified ({})", recorded.len(), summary(&battle));
     ExitCode::SUCCESS
@@ -282,9 +287,9 @@ pub fn replay(path: &str) -> ExitCode {
 
 fn summary(b: &Battle) -> String {
     match b.outcome() {
-        Some(Outcome::Victory { side, reason }) => format!("{side} wins: {reason}, round {}", b.round),
+        Some(Outcome::Victory { side, reason }) => format!("{side} wins: {reason}, round {}", b.round()),
         Some(Outcome::Draw { reason }) => format!("draw: {reason}"),
-        None => format!("unfinished at round {}", b.round),
+        None => format!("unfinished at round {}", b.round()),
     }
 }
 
@@ -302,8 +307,8 @@ fn simulate(level: &LoadedLevel, seed: u64) -> Result<SimRun, String> {
             Some(Outcome::Victory { side, .. }) => Some(side.clone()),
             _ => None,
         },
-        rounds: b.round,
-        down: b.creatures.iter().map(|c| !c.can_act()).collect(),
+        rounds: b.round(),
+        down: b.creatures().iter().map(|c| !c.can_act()).collect(),
         ai_rejections: rejections.ai,
     })
 }
@@ -431,9 +436,9 @@ pub fn sim(a: &SimArgs) -> ExitCode {
     println!("  draws      {draws:>6} ({:5.1}%)", 100.0 * draws as f64 / n as f64);
     println!("Rounds: mean {mean:.1}, p10 {}, p50 {}, p90 {}", pct(0.1), pct(0.5), pct(0.9));
     println!("Casualties (down at the end: unconscious, dead or fled):");
-    for c in &probe.creatures {
+    for c in probe.creatures() {
         let k = runs.iter().filter(|r| r.down[c.id as usize]).count();
-        println!("  {:<14} {:<8} {:5.1}%", c.name, probe.sides[c.side].name, 100.0 * k as f64 / n as f64);
+        println!("  {:<14} {:<8} {:5.1}%", c.name, probe.sides()[c.side].name, 100.0 * k as f64 / n as f64);
     }
     println!("AI commands rejected: {rejections}. Time: {elapsed:.2} s with {} jobs.", a.jobs);
     ExitCode::SUCCESS
@@ -516,7 +521,7 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
                                 }
                                 match p.battle.outcome() {
                                     Some(Outcome::Victory { side, .. }) => {
-                                        let s = p.battle.sides.iter().position(|x| &x.name == side);
+                                        let s = p.battle.sides().iter().position(|x| &x.name == side);
                                         s.map(|s| usize::from(s != a_side))
                                     }
                                     _ => None,

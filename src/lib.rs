@@ -1,6 +1,7 @@
 //! Meshal Tactics: a tactical grid game for the Meshal Lite rules.
 
 pub mod ai;
+pub mod app;
 pub mod battle;
 pub mod client;
 pub mod level;

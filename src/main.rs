@@ -374,7 +374,7 @@ fn play(args: PlayArgs) -> ExitCode {
         "Meshal Tactics: {} ({level_path}), seed {seed}; {role}. F1 in the window explains the overlays.",
         level.level.name
     );
-    let options = meshal_tactics::client::ClientOptions {
+    let options = meshal_tactics::app::WindowOptions {
         level,
         seed,
         player_side,
@@ -392,7 +392,9 @@ fn play(args: PlayArgs) -> ExitCode {
             *w = info.payload_as_str().unwrap_or("unknown failure").lines().next().unwrap_or("").to_string();
         }
     }));
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| meshal_tactics::client::run(options)));
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        meshal_tactics::app::run_window(options, meshal_tactics::level::builtin_compendium())
+    }));
     std::panic::set_hook(default_hook);
     match result {
         Ok(Ok(())) => ExitCode::SUCCESS,

@@ -29,7 +29,7 @@ fn profile(name: &str) -> AiProfile {
 
 /// Let the AI play creature 0's whole turn (the foes only ever decline or end their turns).
 fn ai_turn(b: &mut Battle, p: &AiProfile) {
-    let start = b.round;
+    let start = b.round();
     for _ in 0..50 {
         match b.awaiting() {
             Some((0, w)) => {
@@ -39,7 +39,7 @@ fn ai_turn(b: &mut Battle, p: &AiProfile) {
             Some((_, _)) => return,
             None => return,
         }
-        if b.round != start {
+        if b.round() != start {
             return;
         }
     }
@@ -57,8 +57,9 @@ fn prefers_the_rear_arc() {
            (name: "Foe", template: "human_fighter", side: "Foe", at: (3, 3), facing: N, overrides: (activeness: Some(1)))"#,
     );
     ai_turn(&mut b, &profile("default"));
-    let first_attack = b.log.iter().position(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })).unwrap();
-    let undefendable = b.log[first_attack..].iter().find_map(|e| match &e.event {
+    let first_attack =
+        b.log().iter().position(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })).unwrap();
+    let undefendable = b.log()[first_attack..].iter().find_map(|e| match &e.event {
         Event::Undefendable { reason, .. } => Some(reason.clone()),
         _ => None,
     });
@@ -67,7 +68,7 @@ fn prefers_the_rear_arc() {
         assert!(r.contains("rear"));
     }
     assert!(
-        !b.log[first_attack..].iter().any(|e| matches!(e.event, Event::ReactionWindowOpened { creature: 1, .. })),
+        !b.log()[first_attack..].iter().any(|e| matches!(e.event, Event::ReactionWindowOpened { creature: 1, .. })),
         "no window: the foe could neither defend nor counter"
     );
 }
@@ -82,7 +83,7 @@ fn focuses_on_the_weakest() {
            (name: "Weak", template: "human_fighter", side: "Foe", at: (4, 3), facing: W, overrides: (activeness: Some(1), might: Some(1)))"#,
     );
     ai_turn(&mut b, &profile("default"));
-    let target = b.log.iter().find_map(|e| match &e.event {
+    let target = b.log().iter().find_map(|e| match &e.event {
         Event::AttackDeclared { attacker: 0, targets, .. } => Some(targets[0]),
         _ => None,
     });
@@ -99,7 +100,7 @@ fn defends_with_the_best_defense() {
            (name: "Foe", template: "human_fighter", side: "Foe", at: (2, 3), facing: E, overrides: (activeness: Some(10), might: Some(12)))"#,
     );
     // Give the duelist Activeness 6 without changing initiative: set after setup.
-    b.creatures[0].attrs = meshal_tactics::rules::creature::Attributes::new(Some(1), Some(6), Some(1));
+    b.adjust_for_scenario(0, |f| f.attrs = meshal_tactics::rules::creature::Attributes::new(Some(1), Some(6), Some(1)));
     b.submit(
         1,
         Command::Attack {
@@ -140,7 +141,7 @@ fn places_areas_away_from_friends() {
            (name: "Pair 2", template: "human_fighter", side: "Foe", at: (7, 1), facing: W, overrides: (activeness: Some(1)))"#,
     );
     ai_turn(&mut b, &profile("default"));
-    let area = b.log.iter().find_map(|e| match &e.event {
+    let area = b.log().iter().find_map(|e| match &e.event {
         Event::AttackDeclared { attacker: 0, weapon, targets, .. } if weapon == "fireball" => Some(targets.clone()),
         _ => None,
     });
@@ -158,7 +159,7 @@ fn keeps_ap_to_defend_when_threatened() {
            (name: "Brute", template: "human_fighter", side: "Foe", at: (3, 3), facing: W, overrides: (activeness: Some(1), might: Some(10)))"#,
     );
     ai_turn(&mut b, &profile("default"));
-    assert!(b.log.iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })), "it still attacks");
+    assert!(b.log().iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })), "it still attacks");
     assert!(b.fighter(0).ap >= 1, "and keeps AP for a defense");
 }
 
@@ -186,7 +187,7 @@ fn flees_a_hopeless_fight() {
         }
     }
     assert_eq!(b.fighter(0).presence, Presence::Fled, "it fled once three rounds passed unhit");
-    assert!(b.log.iter().any(|e| matches!(e.event, Event::FleeAttempted { creature: 0, .. })));
+    assert!(b.log().iter().any(|e| matches!(e.event, Event::FleeAttempted { creature: 0, .. })));
 }
 
 // The AI never issues a command the engine rejects, on any shipped level.
@@ -239,7 +240,7 @@ fn searches_where_an_enemy_vanished() {
     let (c, _) = ai::decide_with(&b, 0, None, &profile("default"));
     assert_eq!(c, Command::Search { at: Pos::new(6, 2) });
     b.submit(0, c).unwrap();
-    assert!(b.log.iter().any(|e| matches!(&e.event, Event::Searched { found, .. } if found == &vec![1])));
+    assert!(b.log().iter().any(|e| matches!(&e.event, Event::Searched { found, .. } if found == &vec![1])));
 }
 
 // PERC-E4 — a cautious creature in concealing terrain that no enemy perceives hides.
@@ -311,7 +312,7 @@ fn takes_cover(shooter: &str, sniper_x: i32) {
     let sniper = b.fighter(1).origin;
     let covered = |b: &Battle| {
         let f = b.fighter(0);
-        let sheltered = meshal_tactics::rules::los::sight_line(&b.map, sniper, f.origin).cover;
+        let sheltered = meshal_tactics::rules::los::sight_line(b.map(), sniper, f.origin).cover;
         sheltered || f.posture != meshal_tactics::rules::posture::Posture::Standing
     };
     assert!(!covered(&b), "the archer starts in the open");
@@ -321,7 +322,10 @@ fn takes_cover(shooter: &str, sniper_x: i32) {
     // The archer's bow still hurts the sniper; the caster's spells against 20 Spirit dice are not
     // worth the AP it keeps to resist with.
     if f.name == "Archer" {
-        assert!(b.log.iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })), "and still shoots");
+        assert!(
+            b.log().iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })),
+            "and still shoots"
+        );
     }
 }
 
@@ -338,12 +342,14 @@ fn sprints_to_strike_this_turn() {
                    (name: "Foe", template: "human_fighter", side: "Foe", at: (7, 2), facing: W, overrides: (activeness: Some(1)))"#
             ),
         );
-        b.creatures[0].attrs.pools[1] =
-            Some(meshal_tactics::rules::creature::Pool { max: activeness, current: activeness });
-        let start = b.log.len();
+        b.adjust_for_scenario(0, |f| {
+            f.attrs.pools[1] = Some(meshal_tactics::rules::creature::Pool { max: activeness, current: activeness })
+        });
+        let start = b.log().len();
         ai_turn(&mut b, &profile("default"));
-        let sprinted = b.log[start..].iter().any(|e| matches!(e.event, Event::Moved { creature: 0, sprint: true, .. }));
-        let struck = b.log[start..].iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. }));
+        let sprinted =
+            b.log()[start..].iter().any(|e| matches!(e.event, Event::Moved { creature: 0, sprint: true, .. }));
+        let struck = b.log()[start..].iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. }));
         (sprinted, struck)
     };
     assert_eq!(play(10), (true, true), "sprints and strikes");
@@ -375,11 +381,13 @@ fn finishes_the_fallen_only_when_nothing_better() {
            (name: "Fallen", template: "human_fighter", side: "Foe", at: (4, 3), facing: W, overrides: (activeness: Some(1))),
            (name: "Standing", template: "human_fighter", side: "Foe", at: (2, 3), facing: E, overrides: (activeness: Some(1)))"#,
     );
-    b.creatures[1].attrs = meshal_tactics::rules::creature::Attributes::new(Some(3), Some(3), Some(3));
-    b.creatures[1].attrs.remove_dice(meshal_tactics::rules::creature::Attribute::Spirit, 3);
+    b.adjust_for_scenario(1, |f| {
+        f.attrs = meshal_tactics::rules::creature::Attributes::new(Some(3), Some(3), Some(3));
+        f.attrs.remove_dice(meshal_tactics::rules::creature::Attribute::Spirit, 3);
+    });
     assert!(b.fighter(1).attrs.is_unconscious());
     ai_turn(&mut b, &profile("default"));
-    let first = b.log.iter().find_map(|e| match &e.event {
+    let first = b.log().iter().find_map(|e| match &e.event {
         Event::AttackDeclared { attacker: 0, targets, .. } => Some(targets[0]),
         _ => None,
     });
@@ -395,7 +403,7 @@ fn sloppy_profile_is_still_deterministic() {
     let play = || {
         let mut b = Battle::new(&l, builtin_compendium(), 3).unwrap();
         play_direct(&mut b, |bt, c, w| ai::decide_with(bt, c, w, &sloppy).0, 100_000);
-        serde_json::to_string(&b.log).unwrap()
+        serde_json::to_string(&b.log()).unwrap()
     };
     assert_eq!(play(), play());
 }

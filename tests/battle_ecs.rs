@@ -2,6 +2,7 @@
 //! mirror the state, and a human side that makes the battle wait.
 
 use bevy::prelude::*;
+use meshal_tactics::app::headless_app;
 use meshal_tactics::battle::*;
 use meshal_tactics::battle::{Command, Event, OnGrid};
 use meshal_tactics::level::{builtin_compendium, parse_level};
@@ -17,7 +18,7 @@ fn collect(mut seen: ResMut<Seen>, mut events: MessageReader<BattleEvent>) {
 fn app(human_side: Option<usize>) -> App {
     let level = parse_level("duel", include_str!("../levels/duel.level.ron"), builtin_compendium()).unwrap();
     let battle = Battle::new(&level, builtin_compendium(), 21).unwrap();
-    let mut controllers = vec![Controller::Ai; battle.sides.len()];
+    let mut controllers = vec![Controller::Ai; battle.sides().len()];
     if let Some(s) = human_side {
         controllers[s] = Controller::Human;
     }
@@ -39,11 +40,11 @@ fn a_human_side_waits_and_commands_arrive_as_messages() {
     };
     assert_eq!(app.world().resource::<ActiveBattle>().battle.fighter(creature).side, 0);
     // Nothing moves while the human thinks.
-    let len = app.world().resource::<ActiveBattle>().battle.log.len();
+    let len = app.world().resource::<ActiveBattle>().battle.log().len();
     for _ in 0..5 {
         app.update();
     }
-    assert_eq!(app.world().resource::<ActiveBattle>().battle.log.len(), len);
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.log().len(), len);
     // Answer through the message, exactly as the client will.
     let command = match window {
         None => Command::Face { facing: Facing::S },
@@ -52,11 +53,11 @@ fn a_human_side_waits_and_commands_arrive_as_messages() {
     app.world_mut().write_message(IssueCommand { creature, command: command.clone() });
     app.update();
     let b = app.world().resource::<ActiveBattle>();
-    assert!(matches!(&b.battle.log[len].event, Event::CommandAccepted { command: c, .. } if *c == command));
+    assert!(matches!(&b.battle.log()[len].event, Event::CommandAccepted { command: c, .. } if *c == command));
     // Every log entry went out as a BattleEvent message, in order.
     let seen = &app.world().resource::<Seen>().0;
-    assert_eq!(seen.len(), b.battle.log.len());
-    assert!(seen.iter().zip(&b.battle.log).all(|(a, b)| a == b));
+    assert_eq!(seen.len(), b.battle.log().len());
+    assert!(seen.iter().zip(b.battle.log()).all(|(a, b)| a == b));
 }
 
 #[test]
@@ -76,7 +77,7 @@ fn entities_mirror_the_battle() {
         assert_eq!(vitals.presence, f.presence);
         n += 1;
     }
-    assert_eq!(n, b.creatures.len());
+    assert_eq!(n, b.creatures().len());
     assert_eq!(app.world().resource::<Rejections>().ai, 0, "the AI never issues a rejected command");
 }
 
@@ -89,7 +90,7 @@ fn a_sides_log_never_leaks_unseen_moves() {
         let mut b = Battle::new(&level, builtin_compendium(), seed).unwrap();
         play_direct(&mut b, meshal_tactics::ai::decide, 100_000);
         for side in ["Blue", "Red"] {
-            let s = b.sides.iter().position(|x| x.name == side).unwrap();
+            let s = b.sides().iter().position(|x| x.name == side).unwrap();
             for e in b.log_for_side(side) {
                 if let Event::Moved { creature, .. } = e.event {
                     // Either its own creature, or one the side perceived before or after the move.
@@ -98,9 +99,9 @@ fn a_sides_log_never_leaks_unseen_moves() {
                 }
             }
             // Hidden-roll events (searches) only ever go to the searcher's side.
-            for e in &b.log {
+            for e in b.log() {
                 if let Event::Searched { creature, .. } = e.event {
-                    assert_eq!(e.visible_to, [b.sides[b.fighter(creature).side].name.clone()]);
+                    assert_eq!(e.visible_to, [b.sides()[b.fighter(creature).side].name.clone()]);
                 }
             }
         }
@@ -131,14 +132,14 @@ fn a_move_behind_a_wall_far_away_is_private() {
     let level = parse_level("private", text, builtin_compendium()).unwrap();
     let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap();
     assert!(!b.perceives(1, 0));
-    let mark = b.log.len();
+    let mark = b.log().len();
     let path = vec![
         meshal_tactics::rules::grid::Pos::new(3, 1),
         meshal_tactics::rules::grid::Pos::new(4, 1),
         meshal_tactics::rules::grid::Pos::new(5, 1),
     ];
     b.submit(0, Command::Move { path, sprint: false, face: None }).unwrap();
-    let moved = b.log[mark..].iter().find(|e| matches!(e.event, Event::Moved { .. })).unwrap();
+    let moved = b.log()[mark..].iter().find(|e| matches!(e.event, Event::Moved { .. })).unwrap();
     assert_eq!(moved.visible_to, ["Blue"]);
     assert_eq!(b.log_for_side("Red").filter(|e| matches!(e.event, Event::Moved { .. })).count(), 0);
 }

@@ -34,7 +34,7 @@ fn battle(text: &str, seed: u64) -> Battle {
 
 /// Variant names of the events from `from` on, leaving out perception bookkeeping.
 fn kinds(b: &Battle, from: usize) -> Vec<String> {
-    b.log[from..]
+    b.log()[from..]
         .iter()
         .map(|e| format!("{:?}", e.event))
         .map(|s| s.split([' ', '(', '{']).next().unwrap().to_string())
@@ -43,7 +43,7 @@ fn kinds(b: &Battle, from: usize) -> Vec<String> {
 }
 
 fn events(b: &Battle, from: usize) -> Vec<&Event> {
-    b.log[from..].iter().map(|e| &e.event).collect()
+    b.log()[from..].iter().map(|e| &e.event).collect()
 }
 
 /// Why the first undefendable segment since `from` could not be defended.
@@ -82,7 +82,7 @@ fn time_14_quick_step_cancels_attack_and_refunds_ap() {
     );
     let mut b = battle(&text, 1);
     assert_eq!(turn_of(&b), "A");
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
     assert_eq!(b.awaiting(), Some((1, Some(WindowKind::BeforeAttack))));
     assert_eq!(b.fighter(0).ap, 2);
@@ -122,7 +122,7 @@ fn time_15_one_reaction_per_chain() {
         "",
     );
     let mut b = battle(&text, 2);
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "A", Command::Attack { weapon: "spear".into(), target: Target::Creature(1), additives: vec![] });
     submit(&mut b, "B", Command::QuickStep { to: Pos::new(4, 1), face: None });
     let k = kinds(&b, mark);
@@ -144,7 +144,7 @@ fn face_4_rear_attack_is_undefendable_front_attack_is_not() {
         "",
     );
     let mut b = battle(&rear, 3);
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
     let k = kinds(&b, mark);
     assert_eq!(&k[..4], ["CommandAccepted", "ApSpent", "AttackDeclared", "Rolled"]);
@@ -154,13 +154,14 @@ fn face_4_rear_attack_is_undefendable_front_attack_is_not() {
 
     let front = rear.replace("at: (3, 1), facing: E", "at: (3, 1), facing: W");
     let mut b = battle(&front, 3);
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
     // B (a fighter with Riposte) is first asked at declaration; it declines.
     assert_eq!(b.awaiting(), Some((1, Some(WindowKind::BeforeAttack))));
     submit(&mut b, "B", Command::Pass);
     assert_eq!(b.awaiting(), Some((1, Some(WindowKind::Defense))));
-    let (pts, after) = b.pending_segment().unwrap();
+    let w = b.window_preview().unwrap();
+    let (pts, after) = (w.points.unwrap(), w.damage_if_taken.unwrap());
     assert_eq!(after, pts - 1, "leather: protection 1");
     submit(&mut b, "B", Command::Defend { defense: Some(Defense::Block) });
     assert_eq!(b.fighter(1).ap, 2, "TIME-E4: full AP before its first turn, 1 spent on the defense");
@@ -191,7 +192,7 @@ fn atk_11_unseen_attacker_is_undefendable() {
     let mut b = battle(&text, 4);
     assert!(b.perceives(0, 1), "the archer sees B in the light");
     assert!(!b.perceives(1, 0), "B cannot see into the dark");
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "Archer", Command::Attack { weapon: "bow".into(), target: Target::Creature(1), additives: vec![] });
     let reason = undefendable_reason(&b, mark);
     assert!(reason.unwrap().contains("unseen"));
@@ -210,7 +211,7 @@ fn time_11_long_term_aimed_shot() {
         "",
     );
     let mut b = battle(&text, 5);
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(
         &mut b,
         "Archer",
@@ -224,7 +225,7 @@ fn time_11_long_term_aimed_shot() {
     assert!(matches!(events(&b, mark)[1], Event::LongTermStarted { remaining: 1, .. }));
     assert_eq!(turn_of(&b), "B");
     // B throws: the archer, busy aiming, cannot defend.
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "B", Command::Attack { weapon: "javelin".into(), target: Target::Creature(0), additives: vec![] });
     let reason = undefendable_reason(&b, mark);
     assert!(reason.unwrap().contains("long-term"));
@@ -234,8 +235,8 @@ fn time_11_long_term_aimed_shot() {
     let k = kinds(&b, mark);
     let at = k.iter().position(|x| x == "RoundStarted").unwrap();
     assert_eq!(&k[at + 1..at + 4], ["TurnStarted", "LongTermProgress", "AttackDeclared"]);
-    assert!(b.log.iter().any(|e| matches!(e.event, Event::LongTermProgress { paid: 1, remaining: 0, .. })));
-    assert!(b.log.iter().any(|e| matches!(e.event, Event::AttackDeclared { dice: 13, .. })), "Activeness 10 + 3");
+    assert!(b.log().iter().any(|e| matches!(e.event, Event::LongTermProgress { paid: 1, remaining: 0, .. })));
+    assert!(b.log().iter().any(|e| matches!(e.event, Event::AttackDeclared { dice: 13, .. })), "Activeness 10 + 3");
     // After the shot (B answers its defense window, if any) the archer has 2 AP this turn.
     if b.awaiting() == Some((1, Some(WindowKind::Defense))) {
         submit(&mut b, "B", Command::Defend { defense: None });
@@ -281,8 +282,8 @@ fn time_4_latecomers_go_last() {
         "",
     );
     let mut b = battle(&text, 7);
-    assert_eq!(b.order, [0, 1]);
-    let mark = b.log.len();
+    assert_eq!(b.order(), [0, 1]);
+    let mark = b.log().len();
     submit(&mut b, "A", Command::EndTurn);
     submit(&mut b, "B", Command::EndTurn);
     let k = kinds(&b, mark);
@@ -290,12 +291,12 @@ fn time_4_latecomers_go_last() {
     let ended = k.iter().position(|x| x == "RoundEnded");
     assert!(ended.is_none(), "round 1 is not over until the latecomers act: {k:?}");
     assert!(k[..joined].contains(&"InitiativeRolled".to_string()), "two arrivals roll among themselves");
-    assert_eq!(b.order, [0, 1, 2, 3], "C (30 dice) before D (1 die), after everyone");
+    assert_eq!(b.order(), [0, 1, 2, 3], "C (30 dice) before D (1 die), after everyone");
     assert_eq!(turn_of(&b), "C");
-    assert_eq!(b.round, 1);
+    assert_eq!(b.round(), 1);
     submit(&mut b, "C", Command::EndTurn);
     submit(&mut b, "D", Command::EndTurn);
-    assert_eq!(b.round, 2);
+    assert_eq!(b.round(), 2);
     assert_eq!(turn_of(&b), "A");
 }
 
@@ -312,10 +313,10 @@ fn perc_7_hidden_creature_found_by_search() {
     let mut b = battle(&text, 8);
     assert_eq!(turn_of(&b), "B");
     assert!(!b.perceives(0, 1));
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "B", Command::Hide);
     assert!(matches!(events(&b, mark)[2], Event::HidCreature { difficulty: 6, .. }));
-    assert_eq!(b.log[mark + 2].visible_to, ["Red"], "only B's side knows it hid");
+    assert_eq!(b.log()[mark + 2].visible_to, ["Red"], "only B's side knows it hid");
     submit(&mut b, "B", Command::EndTurn);
     submit(
         &mut b,
@@ -325,7 +326,7 @@ fn perc_7_hidden_creature_found_by_search() {
     assert!(!b.side_perceives(0, 1), "hidden in concealing terrain, in plain view");
     let r = b.check(0, &Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
     assert_eq!(r.unwrap_err().rule, "PERC-3");
-    let mark = b.log.len();
+    let mark = b.log().len();
     // Two AP left: a search needs 3.
     assert_eq!(b.check(0, &Command::Search { at: Pos::new(6, 2) }).unwrap_err().rule, "TIME-8");
     submit(&mut b, "A", Command::EndTurn);
@@ -337,7 +338,7 @@ fn perc_7_hidden_creature_found_by_search() {
     });
     assert_eq!(found, Some(vec![1]));
     assert!(kinds(&b, mark).contains(&"Revealed".to_string()));
-    let roll = b.log[mark..].iter().find(|e| matches!(e.event, Event::Rolled { .. })).unwrap();
+    let roll = b.log()[mark..].iter().find(|e| matches!(e.event, Event::Rolled { .. })).unwrap();
     assert_eq!(roll.visible_to, ["Blue"], "DICE-E1: the search roll is secret");
     assert!(b.side_perceives(0, 1));
 }
@@ -362,7 +363,7 @@ fn rejections_change_nothing() {
     let out = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
     assert_eq!(b.submit(0, out).unwrap_err().rule, "ATK-4");
     assert_eq!((b.fighter(0).origin, b.fighter(0).ap, b.fighter(0).facing), before);
-    assert!(matches!(b.log.last().unwrap().event, Event::CommandRejected { .. }));
+    assert!(matches!(b.log().last().unwrap().event, Event::CommandRejected { .. }));
     submit(&mut b, "A", Command::Face { facing: Facing::N });
     assert_eq!(b.fighter(0).ap, 3, "FACE-2: 0 AP");
     submit(&mut b, "A", Command::ChangePosture { posture: meshal_tactics::rules::posture::Posture::Crouch });
@@ -392,9 +393,9 @@ fn flow_5_fleeing() {
         submit(&mut b, "A", Command::EndTurn);
         submit(&mut b, "B", Command::EndTurn);
     }
-    assert_eq!(b.round, 4);
+    assert_eq!(b.round(), 4);
     assert_eq!(b.fighter(0).hit_free_streak, 3);
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "A", Command::Flee);
     assert!(events(&b, mark).iter().any(|e| matches!(e, Event::FleeAttempted { difficulty: 1, success: true, .. })));
     assert_eq!(b.fighter(0).presence, Presence::Fled);
@@ -417,14 +418,14 @@ fn time_19_unconscious_keeps_turn() {
     assert!(b.fighter(1).attrs.is_unconscious());
     assert_eq!(b.fighter(1).posture, meshal_tactics::rules::posture::Posture::Lying);
     assert_eq!(b.fighter(1).facing, Facing::E, "FACE-E1: it keeps its last facing");
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "A", Command::EndTurn);
     let k = kinds(&b, mark);
-    let b_turn = b.log[mark..]
+    let b_turn = b.log()[mark..]
         .iter()
         .position(|e| matches!(e.event, Event::TurnStarted { creature: 1, .. }))
         .expect("B's turn still comes");
-    assert!(matches!(b.log[mark + b_turn + 1].event, Event::TurnEnded { creature: 1 }), "{k:?}");
+    assert!(matches!(b.log()[mark + b_turn + 1].event, Event::TurnEnded { creature: 1 }), "{k:?}");
 }
 
 // RULES: ATK-E7, AREA-E1, AREA-E7 — an area attack hits every creature in the circle, allies
@@ -441,7 +442,7 @@ fn atk_e7_area_attack_hits_everyone_inside() {
         "",
     );
     let mut b = battle(&text, 12);
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(
         &mut b,
         "Caster",
@@ -462,8 +463,8 @@ fn atk_e7_area_attack_hits_everyone_inside() {
         .collect();
     assert_eq!(resolved, [1, 2, 3]);
     // All damage events come after the last segment (batch application).
-    let last_segment = b.log.iter().rposition(|e| matches!(e.event, Event::SegmentResolved { .. })).unwrap();
-    let first_damage = b.log[mark..].iter().position(|e| matches!(e.event, Event::Damaged { .. })).unwrap() + mark;
+    let last_segment = b.log().iter().rposition(|e| matches!(e.event, Event::SegmentResolved { .. })).unwrap();
+    let first_damage = b.log()[mark..].iter().position(|e| matches!(e.event, Event::Damaged { .. })).unwrap() + mark;
     assert!(first_damage > last_segment);
     assert_eq!(b.fighter(0).ap, 1, "fireball costs 2 AP");
 }
@@ -478,7 +479,7 @@ fn time_16_additive_power_strike() {
         "",
     );
     let mut b = battle(&text, 13);
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(
         &mut b,
         "A",
@@ -507,7 +508,7 @@ fn random_commands_never_panic_and_rejections_change_nothing() {
             if b.outcome().is_some() {
                 break;
             }
-            let n = b.creatures.len() as u32;
+            let n = b.creatures().len() as u32;
             let who = if rng.random_bool(0.8) { b.awaiting().unwrap().0 } else { rng.random_range(0..n + 3) };
             let pos = |r: &mut rand_chacha::ChaCha8Rng| {
                 if r.random_bool(0.05) {
@@ -518,7 +519,7 @@ fn random_commands_never_panic_and_rejections_change_nothing() {
             };
             let cmd = match rng.random_range(0..13) {
                 0 => {
-                    let start = b.creatures.get(who as usize).map_or(Pos::new(0, 0), |c| c.origin);
+                    let start = b.creatures().get(who as usize).map_or(Pos::new(0, 0), |c| c.origin);
                     let mut path = vec![start];
                     for _ in 0..rng.random_range(0..5) {
                         let last = *path.last().unwrap();
@@ -563,21 +564,21 @@ fn random_commands_never_panic_and_rejections_change_nothing() {
                 }
             };
             let snapshot = (
-                b.phase.clone(),
-                b.round,
-                b.turn,
-                b.creatures.iter().map(|c| (c.origin, c.ap, c.attrs, c.facing, c.posture)).collect::<Vec<_>>(),
+                b.phase().clone(),
+                b.round(),
+                b.turn_slot(),
+                b.creatures().iter().map(|c| (c.origin, c.ap, c.attrs, c.facing, c.posture)).collect::<Vec<_>>(),
             );
-            let len = b.log.len();
+            let len = b.log().len();
             if b.submit(who, cmd).is_err() {
                 let now = (
-                    b.phase.clone(),
-                    b.round,
-                    b.turn,
-                    b.creatures.iter().map(|c| (c.origin, c.ap, c.attrs, c.facing, c.posture)).collect::<Vec<_>>(),
+                    b.phase().clone(),
+                    b.round(),
+                    b.turn_slot(),
+                    b.creatures().iter().map(|c| (c.origin, c.ap, c.attrs, c.facing, c.posture)).collect::<Vec<_>>(),
                 );
                 assert_eq!(snapshot, now, "a rejection changed the battle");
-                assert_eq!(b.log.len(), len + 1, "a rejection adds exactly its own log entry");
+                assert_eq!(b.log().len(), len + 1, "a rejection adds exactly its own log entry");
             }
         }
     }
@@ -595,7 +596,7 @@ fn time_13_simultaneous_counter_attack() {
         "",
     );
     let mut b = battle(&text, 14);
-    let mark = b.log.len();
+    let mark = b.log().len();
     submit(&mut b, "A", Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] });
     assert_eq!(b.awaiting(), Some((1, Some(WindowKind::BeforeAttack))));
     let bow = Command::CounterAttack { weapon: "bow".into() };
@@ -634,14 +635,14 @@ fn delay_moves_the_slot() {
         "",
     );
     let mut b = battle(&text, 15);
-    assert_eq!(b.order, [0, 1, 2]);
+    assert_eq!(b.order(), [0, 1, 2]);
     submit(&mut b, "A", Command::Face { facing: Facing::E });
     submit(&mut b, "A", Command::Delay { after: 1 });
-    assert_eq!(b.order, [1, 0, 2]);
+    assert_eq!(b.order(), [1, 0, 2]);
     assert_eq!(turn_of(&b), "B");
     submit(&mut b, "B", Command::EndTurn);
     assert_eq!(turn_of(&b), "A", "A acts in its new slot, this round");
-    assert_eq!(b.round, 1);
+    assert_eq!(b.round(), 1);
     assert_eq!(b.check(0, &Command::Delay { after: 2 }).unwrap_err().rule, "TIME-D4", "once a round");
     submit(&mut b, "A", Command::Move { path: vec![Pos::new(1, 1), Pos::new(2, 1)], sprint: false, face: None });
     assert_eq!(b.check(0, &Command::Delay { after: 2 }).unwrap_err().rule, "TIME-D4");
@@ -657,7 +658,7 @@ fn time_5_group_initiative() {
            (name: "W3", template: "grey_wolf", side: "Red", at: (8, 1))"#;
     let b = battle(&level(&CORRIDOR, creatures, ""), 16);
     let rolls: Vec<Vec<u32>> = b
-        .log
+        .log()
         .iter()
         .filter_map(|e| match &e.event {
             Event::InitiativeRolled { members, .. } => Some(members.clone()),
@@ -666,15 +667,15 @@ fn time_5_group_initiative() {
         .collect();
     assert_eq!(rolls.len(), 2, "one roll for the hero, one for the pack: {rolls:?}");
     assert!(rolls.contains(&vec![1, 2, 3]));
-    let at = b.order.iter().position(|&c| c == 1).unwrap();
-    assert_eq!(&b.order[at..at + 3], [1, 2, 3], "the group holds one slot");
+    let at = b.order().iter().position(|&c| c == 1).unwrap();
+    assert_eq!(&b.order()[at..at + 3], [1, 2, 3], "the group holds one slot");
     let solo = battle(&level(&CORRIDOR, creatures, "ruleset: (group_initiative: false)"), 16);
-    let n = solo.log.iter().filter(|e| matches!(e.event, Event::InitiativeRolled { .. })).count();
+    let n = solo.log().iter().filter(|e| matches!(e.event, Event::InitiativeRolled { .. })).count();
     assert_eq!(n, 4);
     // TIME-6: one turn each per round.
     let mut b = b;
     let mut turns = vec![0; 4];
-    while b.round == 1 {
+    while b.round() == 1 {
         let (c, w) = b.awaiting().unwrap();
         if w.is_none() {
             turns[c as usize] += 1;

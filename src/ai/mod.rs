@@ -1,28 +1,30 @@
 //! The NPC player. It decides from what its side perceives (PERC): enemies it does not perceive
-//! are not considered. Every command it returns has passed the engine's check.
+//! are not considered, and every rule it weighs comes from the battle's query API
+//! (`battle::query`): reachable squares, attack previews, defense dice.
 //!
-//! Profiles come from the compendium (`ai_profiles`); difficulty 0 is the baseline yardstick
-//! (walk to the nearest perceived enemy, hit it with the best weapon, always defend), anything
-//! higher is the tactical planner in [`tactical`].
+//! Profiles come from the battle's own compendium (`ai_profiles`); difficulty 0 is the baseline
+//! yardstick (walk to the nearest perceived enemy, hit it with the best weapon, always defend),
+//! anything higher is the tactical planner in [`tactical`].
+//!
+//! The AI plans only commands the engine accepts. A safety net stays in [`decision`]: should a
+//! planned command be refused, it is replaced by ending the turn or declining the window, and
+//! the replacement is counted (`AiFallbacks`, `ai_fallbacks` in `sim` and `duel`) — a count that
+//! must stay 0.
 
 pub mod tactical;
 
 use crate::battle::{
-    ActiveBattle, Battle, BattleSystems, Command, Controller, CreatureId, IssueCommand, Target, WindowKind,
+    ActiveBattle, AiExplained, Battle, BattleSystems, Command, Controller, CreatureId, Explanation, Explanations,
+    IssueCommand, Rejection, Target, WindowKind,
 };
-use crate::rules::attack::{AttackOdds, DamageModifiers, Defense, damage_distribution, defense_dice};
+use crate::level::compendium::AiProfile;
 use crate::rules::facing::Facing;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
-use crate::rules::movement::{Mover, reachable};
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_message::<AiExplained>().add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
+    app.init_resource::<AiFallbacks>().add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
 }
-
-/// Every AI decision that weighed options, as it is made (for the client and for GMs).
-#[derive(Message, Clone, Debug)]
-pub struct AiExplained(pub Explanation);
 
 /// In the window, the AI waits this long between decisions so a person can follow them;
 /// headless battles have no pace and decide every frame.
@@ -33,34 +35,40 @@ pub struct AiPace(pub Timer);
 #[derive(Resource, Clone, Debug, Default)]
 pub struct SideProfiles(pub Vec<Option<String>>);
 
-/// One option the AI weighed, with its score components (for GMs: `run --explain`).
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct OptionScore {
-    pub summary: String,
-    pub expected_dealt: f64,
-    pub expected_taken: f64,
-    pub rear_attack: bool,
-    pub rear_exposed: bool,
-    pub cover: bool,
-    pub ap_kept: i32,
-    pub total: f64,
-}
-
-/// Why the AI chose what it chose: its top options.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-pub struct Explanation {
-    pub creature: CreatureId,
-    pub options: Vec<OptionScore>,
-}
-
-/// Explanations collected when present: (log length when decided, explanation).
+/// Planned commands the engine would have refused, replaced by the safety net.
 #[derive(Resource, Clone, Debug, Default)]
-pub struct Explanations(pub Vec<(usize, Explanation)>);
+pub struct AiFallbacks {
+    pub count: u32,
+    /// The first few, for a report: (creature, the refused command, why).
+    pub examples: Vec<(CreatureId, Command, Rejection)>,
+}
 
+impl AiFallbacks {
+    pub fn record(&mut self, creature: CreatureId, refused: Option<(Command, Rejection)>) {
+        if let Some((command, why)) = refused {
+            self.count += 1;
+            if self.examples.len() < 5 {
+                self.examples.push((creature, command, why));
+            }
+        }
+    }
+}
+
+/// One decision of the AI.
+#[derive(Clone, Debug)]
+pub struct Decision {
+    pub command: Command,
+    pub explanation: Option<Explanation>,
+    /// The planned command the engine refused, and why, when the safety net replaced it.
+    pub fallback: Option<(Command, Rejection)>,
+}
+
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it reads
 fn ai_decide(
     battle: Option<Res<ActiveBattle>>,
     profiles: Option<Res<SideProfiles>>,
     explanations: Option<ResMut<Explanations>>,
+    mut fallbacks: ResMut<AiFallbacks>,
     mut out: MessageWriter<IssueCommand>,
     mut explained: MessageWriter<AiExplained>,
     pace: Option<ResMut<AiPace>>,
@@ -75,26 +83,29 @@ fn ai_decide(
     }
     let b = &battle.battle;
     let side = b.fighter(creature).side;
-    let name = profiles
-        .as_ref()
-        .and_then(|p| p.0.get(side).cloned().flatten())
-        .unwrap_or_else(|| b.fighter(creature).ai_profile.clone());
-    let profile = crate::level::builtin_compendium().ai_profiles.get(&name).cloned().unwrap_or_default();
-    let (command, why) = decide_with(b, creature, window, &profile);
-    if let Some(why) = why {
+    let name = profiles.as_ref().and_then(|p| p.0.get(side).cloned().flatten());
+    let profile = profile_for(b, creature, name.as_deref());
+    let d = decision(b, creature, window, &profile);
+    fallbacks.record(creature, d.fallback);
+    if let Some(why) = d.explanation {
         if let Some(mut ex) = explanations {
-            ex.0.push((b.log.len(), why.clone()));
+            ex.0.push((b.log().len(), why.clone()));
         }
         explained.write(AiExplained(why));
     }
-    out.write(IssueCommand { creature, command });
+    out.write(IssueCommand { creature, command: d.command });
+}
+
+/// The profile a creature plays with: `name` if given, else its own, from the battle's
+/// compendium (validated when the level loaded; the default knobs if a name is unknown).
+pub fn profile_for(battle: &Battle, creature: CreatureId, name: Option<&str>) -> AiProfile {
+    let name = name.unwrap_or(&battle.fighter(creature).ai_profile);
+    battle.ai_profile(name).cloned().unwrap_or_default()
 }
 
 /// The AI's command for `creature` with its own profile.
 pub fn decide(battle: &Battle, creature: CreatureId, window: Option<WindowKind>) -> Command {
-    let name = &battle.fighter(creature).ai_profile;
-    let profile = crate::level::builtin_compendium().ai_profiles.get(name).cloned().unwrap_or_default();
-    decide_with(battle, creature, window, &profile).0
+    decision(battle, creature, window, &profile_for(battle, creature, None)).command
 }
 
 /// The AI's command for `creature` under `profile`, with an explanation when it weighed options.
@@ -102,20 +113,25 @@ pub fn decide_with(
     battle: &Battle,
     creature: CreatureId,
     window: Option<WindowKind>,
-    profile: &crate::level::compendium::AiProfile,
+    profile: &AiProfile,
 ) -> (Command, Option<Explanation>) {
-    let (command, why) = if profile.difficulty == 0 {
+    let d = decision(battle, creature, window, profile);
+    (d.command, d.explanation)
+}
+
+/// The AI's decision, with the safety net's replacement recorded in `fallback`.
+pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind>, profile: &AiProfile) -> Decision {
+    let (command, explanation) = if profile.difficulty == 0 {
         (baseline(battle, creature, window), None)
     } else {
         tactical::decide(battle, creature, window, profile)
     };
-    if battle.check(creature, &command).is_ok() {
-        return (command, why);
+    match battle.check(creature, &command) {
+        Ok(()) => Decision { command, explanation, fallback: None },
+        Err(why) => Decision { command: fallback(window), explanation: None, fallback: Some((command, why)) },
     }
-    (fallback(window), None)
 }
 
-/// Never hand the engine something it refuses.
 fn fallback(window: Option<WindowKind>) -> Command {
     match window {
         None => Command::EndTurn,
@@ -124,66 +140,62 @@ fn fallback(window: Option<WindowKind>) -> Command {
     }
 }
 
-/// Hostile creatures this creature's side perceives.
-pub fn perceived_enemies(battle: &Battle, me: CreatureId) -> Vec<CreatureId> {
-    let side = battle.fighter(me).side;
-    battle
-        .creatures
-        .iter()
-        .filter(|o| o.is_active() && battle.hostile(me, o.id) && battle.side_perceives(side, o.id))
-        .map(|o| o.id)
-        .collect()
+/// What a battle played by the AI alone counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AiPlayCount {
+    pub decisions: usize,
+    /// Planned commands the safety net replaced (must be 0).
+    pub fallbacks: usize,
+    /// Commands the engine refused anyway (must be 0: the net is checked).
+    pub rejected: usize,
 }
 
-/// The defense with the most dice among those the attack allows.
-pub fn best_defense(battle: &Battle, me: CreatureId) -> Option<Defense> {
-    let f = battle.fighter(me);
-    let allowed = battle.flow_defenses()?;
-    allowed.into_iter().max_by_key(|d| {
-        let bonus = if *d == Defense::Block { f.block_bonus() } else { 0 };
-        (defense_dice(&f.attrs, *d, f.posture.roll_penalty()) + bonus, -(*d as i32))
-    })
+/// Play a battle to the end without the ECS, every creature by the AI under its own profile
+/// (or `profiles[side]`), counting the safety net's replacements.
+pub fn play_direct(battle: &mut Battle, profiles: Option<&[Option<String>]>, max_decisions: usize) -> AiPlayCount {
+    let mut count = AiPlayCount::default();
+    for _ in 0..max_decisions {
+        let Some((c, w)) = battle.awaiting() else { break };
+        let name = profiles.and_then(|p| p.get(battle.fighter(c).side).cloned().flatten());
+        let d = decision(battle, c, w, &profile_for(battle, c, name.as_deref()));
+        count.decisions += 1;
+        count.fallbacks += usize::from(d.fallback.is_some());
+        if battle.submit(c, d.command).is_err() {
+            count.rejected += 1;
+            let _ = battle.submit(c, fallback(w));
+        }
+    }
+    count
 }
 
-/// Expected damage of an attack as the engine would resolve it (exact, ATK-E4).
-pub fn expected_damage(dice: i32, segments: u32, protection: i32, defense: i32) -> f64 {
-    damage_distribution(&AttackOdds {
-        dice,
-        segments,
-        protection,
-        defense_dice: defense,
-        modifiers: DamageModifiers::default(),
-    })
-    .expected_damage
+/// The defense an attacker's target rolls in a defense window: the allowed one with the most
+/// dice (the baseline always defends).
+pub fn best_defense(battle: &Battle) -> Option<crate::rules::attack::Defense> {
+    battle.window_preview()?.attack.best_defense().map(|d| d.defense)
 }
 
 /// The yardstick: walk to the nearest perceived enemy, attack with the best weapon, always defend.
 pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> Command {
     match window {
-        Some(WindowKind::Defense) => return Command::Defend { defense: best_defense(battle, me) },
+        Some(WindowKind::Defense) => return Command::Defend { defense: best_defense(battle) },
         Some(WindowKind::BeforeAttack) => return Command::Pass,
         None => {}
     }
     let f = battle.fighter(me);
-    let mut enemies = perceived_enemies(battle, me);
-    enemies.sort_by_key(|&e| {
-        (battle.fighter(e).attrs.is_unconscious(), footprint_distance(f.footprint(), battle.fighter(e).footprint()), e)
-    });
+    let mut enemies = battle.perceived_hostiles(f.side);
+    enemies.sort_by_key(|&e| (battle.fighter(e).attrs.is_unconscious(), battle.distance_between(me, e), e));
     // Attack: the usable single-target weapon with the most expected damage on the nearest
     // enemy it can reach.
     for &e in &enemies {
-        let t = battle.fighter(e);
         let best = f
             .weapons
             .iter()
             .filter(|w| w.weapon.area.is_none() && w.weapon.ap <= f.ap)
             .filter_map(|w| {
                 let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
-                battle.check(me, &cmd).ok()?;
-                let dice = battle.attack_dice(me, &w.key, e)?;
-                let prot = w.weapon.damage.map_or(0, |k| t.protection.against(k));
+                let preview = battle.attack_preview(me, &cmd).ok()?.into_iter().next()?;
                 // DICE-4: an attack of no dice scores nothing; don't waste AP on it.
-                let value = expected_damage(dice, w.weapon.segments, prot, 0);
+                let value = preview.odds(0).expected_damage;
                 (value > 0.0).then_some((value, cmd))
             })
             .max_by(|a, b| a.0.total_cmp(&b.0));
@@ -193,8 +205,7 @@ pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> 
     }
     // Move toward the nearest enemy, facing it; with none in sight, toward where one was last
     // seen, else toward the middle of the map.
-    if f.ap >= 1
-        && let Some(goal) = hunting_goal(battle, me, &enemies)
+    if let Some(goal) = hunting_goal(battle, me, &enemies)
         && let Some(cmd) = approach(battle, me, goal)
     {
         return cmd;
@@ -211,7 +222,7 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
     }
     // Only sightings of enemies not in view now: those in view are where they are.
     let remembered = battle
-        .creatures
+        .creatures()
         .iter()
         .filter(|o| battle.hostile(me, o.id) && !battle.side_perceives(f.side, o.id))
         .filter_map(|o| battle.last_seen(f.side, o.id))
@@ -219,21 +230,19 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
     if let Some(p) = remembered {
         return Some(Footprint::single(p));
     }
-    let centre = Footprint::single(Pos::new(battle.map.width() / 2, battle.map.height() / 2));
+    let map = battle.map();
+    let centre = Footprint::single(Pos::new(map.width() / 2, map.height() / 2));
     (footprint_distance(f.footprint(), centre) > 2).then_some(centre)
 }
 
 /// One move that brings the creature closest to `goal` by walking distance (around walls, not
-/// through them), ending facing it; None if no move gets closer.
+/// through them), ending facing it; None if no move gets closer (or it cannot move now).
 pub fn approach(battle: &Battle, me: CreatureId, goal: Footprint) -> Option<Command> {
     let f = battle.fighter(me);
-    let mover = Mover { size: f.size, speed: f.speed, sprint: false, posture: f.posture };
-    let occupancy = battle.occupancy_for(me);
-    let field = reachable(&battle.map, Some(&occupancy), &mover, f.origin).ok()?;
+    let field = battle.reachable(me, false).ok()?;
     let side = f.size.footprint();
     // Walking cost from the goal to every square (creatures ignored: they move).
-    let walker = Mover { posture: crate::rules::posture::Posture::Standing, ..mover };
-    let to_goal = crate::rules::movement::cost_field(&battle.map, None, &walker, goal.origin);
+    let to_goal = battle.journey_costs(me, goal.origin);
     let remaining = |p: Pos| {
         let d = footprint_distance(Footprint::new(p, side), goal);
         // Squares the goal's field cannot reach (shut in) fall back to straight distance.
@@ -250,7 +259,7 @@ pub fn approach(battle: &Battle, me: CreatureId, goal: Footprint) -> Option<Comm
     }
     let path = field.path_to(dest.2)?;
     let face = facing_toward(Footprint::new(dest.2, side), goal);
-    Some(Command::Move { path, sprint: false, face: battle.ruleset.facing.then_some(face) })
+    Some(Command::Move { path, sprint: false, face: battle.ruleset().facing.then_some(face) })
 }
 
 pub fn facing_toward(from: Footprint, to: Footprint) -> Facing {

@@ -4,22 +4,23 @@
 //! Each decision is made afresh from the battle as the creature's side perceives it: for every
 //! square the creature can reach this turn (its own included) it scores the best use of the AP
 //! left there (attacks, kept AP for a defense) against the danger of standing there facing the
-//! main threat, and issues the first step of the best plan. Reactions: defend when the expected
-//! damage prevented is worth it, with the defense that prevents most; Quick Step out of reach
-//! when that cancels a dangerous attack.
+//! main threat, and issues the first step of the best plan. Every number it weighs (dice,
+//! protection, cover, rear arcs, defenses, reach) comes from the battle's query API, asked
+//! "what if I stood there". Reactions: defend when the expected damage prevented is worth it,
+//! with the defense that prevents most; Quick Step out of reach when that cancels a dangerous
+//! attack.
 
-use super::{Explanation, OptionScore, perceived_enemies};
-use crate::battle::{Battle, Command, CreatureId, Fighter, Target, WindowKind};
+use crate::battle::{
+    AttackPreview, AttackQuery, Battle, Command, CreatureId, Event, Explanation, Fighter, OptionScore, Placement,
+    Target, WindowKind,
+};
 use crate::level::compendium::{AbilityEffect, AiProfile, AreaSpec};
-use crate::rules::attack::{AttackOdds, DamageModifiers, Defense, damage_distribution, range_dice_modifier};
+use crate::rules::attack::{AttackOdds, DamageModifiers, Defense, damage_distribution};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
-use crate::rules::dice::points_distribution;
 use crate::rules::facing::{Actor, Facing, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
-use crate::rules::los::{line_of_effect, sight_line};
-use crate::rules::movement::{Mover, reachable};
-use crate::rules::posture::{Posture, cover_bonus};
+use crate::rules::posture::{Posture, transition_cost};
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -61,15 +62,9 @@ fn odds(dice: i32, segments: u32, protection: i32, defense: i32, at_least: i32) 
     })
 }
 
-/// The defense a creature would roll against an attack allowing `allowed`: (kind, dice).
-pub fn best_defense_dice(f: &Fighter, allowed: &[Defense]) -> Option<(Defense, i32)> {
-    allowed
-        .iter()
-        .map(|&d| {
-            let bonus = if d == Defense::Block { f.block_bonus() } else { 0 };
-            (d, crate::rules::attack::defense_dice(&f.attrs, d, f.posture.roll_penalty()) + bonus)
-        })
-        .max_by_key(|&(d, n)| (n, -(d as i32)))
+/// The memoised odds of a previewed attack against `defense` dice.
+fn preview_odds(p: &AttackPreview, defense: i32, at_least: i32) -> (Odds, f64) {
+    odds(p.dice, p.segments, p.protection, defense, at_least)
 }
 
 /// The value of one attack by `me` standing at `from` on `target`, or None if impossible from
@@ -80,48 +75,35 @@ struct AttackEstimate {
     rear: bool,
 }
 
+/// Where `me` would stand at `at`, facing `facing`, in its current posture.
+fn placed(me: &Fighter, at: Pos, facing: Facing) -> Placement {
+    Placement { origin: at, facing, posture: me.posture }
+}
+
 fn estimate_attack(
     b: &Battle,
     me: &Fighter,
-    from: Pos,
-    weapon: &crate::battle::state::Armed,
+    from: Placement,
+    weapon: &str,
+    additives: &[String],
     target: &Fighter,
-    extra_dice: i32,
 ) -> Option<AttackEstimate> {
-    let w = &weapon.weapon;
-    if w.area.is_some() || weapon.ammo == Some(0) {
+    let q = AttackQuery::new(me.id, from, weapon, target.id, target.placement()).with_additives(additives);
+    let p = b.preview_attack(&q).ok()?;
+    if p.in_reach.is_err() || p.dice <= 0 {
         return None;
     }
-    let mf = Footprint::new(from, me.size.footprint());
-    let tf = target.footprint();
-    let d = footprint_distance(mf, tf);
-    let modifier = range_dice_modifier(w.range, d, b.ruleset.overreach).ok()?;
-    if d > 1 && !mf.cells().any(|x| tf.cells().any(|y| line_of_effect(&b.map, x, y))) {
-        return None;
-    }
-    let base = w.dice.dice_for(&me.attrs);
-    let dice = base + modifier + extra_dice - if b.ruleset.postures { me.posture.roll_penalty() } else { 0 };
-    if dice <= 0 {
-        return None;
-    }
-    let adjacent = d <= 1;
-    let cover = if adjacent { 0 } else { i32::from(tf.cells().any(|c| sight_line(&b.map, from, c).cover)) };
-    let protection = w.damage.map_or(0, |k| {
-        let p = target.protection.against(k) + cover_bonus(cover, target.posture, w.range.ranged);
-        if p > 0 { (p - w.penetration).max(0) } else { p }
-    });
-    let rear = b.ruleset.facing
-        && sector_for(tf, target.facing, b.ruleset.facing_arcs, mf, Actor::Attacker) == Some(Sector::Rear);
-    let defends = !rear && !w.defenses.is_empty() && target.ap >= DEFEND_AP && !target.attrs.is_unconscious();
-    let defense = if defends { best_defense_dice(target, &w.defenses).map_or(0, |(_, n)| n) } else { 0 };
-    let weakest = w.targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
-    let (o, ko) = odds(dice, w.segments, protection, defense, weakest.max(1));
-    if target.attrs.is_unconscious() {
+    // The target defends if it can now: it keeps AP for it (TIME-12) and faces us (FACE-4).
+    let defense = p.best_defense_dice();
+    let w = me.weapon(weapon)?;
+    let weakest = w.weapon.targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
+    let (o, ko) = preview_odds(&p, defense, weakest.max(1));
+    if p.coup_de_grace {
         // FLOW-7: any hit finishes it; worth little while anyone else still fights (no focus
         // bonus: it is already out of the fight).
-        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: 0.0, rear });
+        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: 0.0, rear: p.rear });
     }
-    Some(AttackEstimate { expected: o.expected, ko_chance: ko, rear })
+    Some(AttackEstimate { expected: o.expected, ko_chance: ko, rear: p.rear })
 }
 
 /// Expected damage `enemy` could deal to `me` standing at `at` next round, if it can get there:
@@ -132,15 +114,16 @@ struct Threat {
     any: f64,
     /// With its best ranged weapon: the part that stays while both sides hold their ground.
     ranged: f64,
+    /// The square has terrain cover from this enemy (ATK-E5).
+    cover: bool,
 }
 
-fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, posture: Posture, enemy: &Fighter) -> Threat {
+fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -> Threat {
     let mut best = Threat::default();
     if !enemy.can_act() {
         return best;
     }
-    let mf = Footprint::new(at, me.size.footprint());
-    let d = footprint_distance(enemy.footprint(), mf);
+    let d = footprint_distance(enemy.footprint(), Footprint::new(at.origin, me.size.footprint()));
     for w in &enemy.weapons {
         if w.weapon.area.is_some() || w.ammo == Some(0) || w.weapon.ap > enemy.max_ap {
             continue;
@@ -151,17 +134,13 @@ fn threat(b: &Battle, me: &Fighter, at: Pos, facing: Facing, posture: Posture, e
         if d > reach + if w.weapon.range.ranged { w.weapon.range.max } else { 0 } {
             continue;
         }
-        let dice = w.weapon.dice.dice_for(&enemy.attrs);
-        let rear = b.ruleset.facing
-            && sector_for(mf, facing, b.ruleset.facing_arcs, enemy.footprint(), Actor::Attacker) == Some(Sector::Rear);
-        let my_defense = if rear { 0 } else { best_defense_dice(me, &w.weapon.defenses).map_or(0, |(_, n)| n) };
-        // ATK-E5: a square sheltered from this enemy by a low wall or a corner adds protection.
-        let cover = if d > 1 { i32::from(mf.cells().any(|c| sight_line(&b.map, enemy.origin, c).cover)) } else { 0 };
-        let protection = w
-            .weapon
-            .damage
-            .map_or(0, |k| me.protection.against(k) + cover_bonus(cover, posture, w.weapon.range.ranged));
-        let (o, _) = odds(dice, w.weapon.segments, protection, my_defense, 1);
+        // The battle's numbers for this weapon from where the enemy stands, as if in reach:
+        // our protection and cover, our defense dice in this posture, our rear arc.
+        let q = AttackQuery::new(enemy.id, enemy.placement(), &w.key, me.id, at).assuming_reach();
+        let Ok(p) = b.preview_attack(&q) else { continue };
+        let my_defense = if p.rear { 0 } else { p.defenses.iter().map(|o| o.dice).max().unwrap_or(0) };
+        let (o, _) = preview_odds(&p, my_defense, 1);
+        best.cover |= p.cover;
         // Attacks it can fit in its AP.
         let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
         let expected = o.expected * attacks as f64;
@@ -216,6 +195,10 @@ const HELD_ROUNDS: f64 = 2.0;
 /// is also a die less to shoot back with (tuned with `duel`).
 const HELD_CAUTION: f64 = 1.5;
 
+/// At most this many 0-AP turns toward a target in one turn: a plan that turns to strike and
+/// then changes its mind must not turn back and forth forever.
+const MAX_FACE_COMMANDS: usize = 2;
+
 /// The first step of a scored plan for the rest of this turn.
 #[derive(Clone, Debug)]
 struct Plan {
@@ -232,99 +215,79 @@ pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProf
 
 /// ATK-11: defend when it prevents damage worth the AP, with the defense preventing most.
 fn defend(b: &Battle, me: CreatureId) -> (Command, Option<Explanation>) {
-    let f = b.fighter(me);
     let none = (Command::Defend { defense: None }, None);
-    let Some((_, after)) = b.pending_segment() else { return none };
-    let Some(allowed) = b.flow_defenses() else { return none };
-    let mut options: Vec<(f64, Defense)> = allowed
+    let Some(w) = b.window_preview() else { return none };
+    let Some(after) = w.damage_if_taken else { return none };
+    let f = b.fighter(me);
+    let mut options: Vec<(f64, Defense, i32)> = w
+        .attack
+        .defenses
         .iter()
-        .map(|&d| {
-            let bonus = if d == Defense::Block { f.block_bonus() } else { 0 };
-            let dice = crate::rules::attack::defense_dice(&f.attrs, d, f.posture.roll_penalty()) + bonus;
-            let dist = points_distribution(dice);
-            // Expected damage prevented: E[min(defense points, damage that would land)].
-            let prevented: f64 = dist.iter().enumerate().map(|(k, q)| (k as i32).min(after) as f64 * q).sum();
-            (prevented, d)
-        })
+        .filter(|d| d.allowed.is_ok())
+        .map(|d| (w.expected_prevented(d), d.defense, d.ap))
         .collect();
     options.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1 as i32).cmp(&(b.1 as i32))));
     let explain = Explanation {
         creature: me,
         options: options
             .iter()
-            .map(|&(prevented, d)| OptionScore {
+            .map(|&(prevented, d, ap)| OptionScore {
                 summary: format!("{d:?} against {after}"),
                 expected_dealt: 0.0,
                 expected_taken: after as f64 - prevented,
                 rear_attack: false,
                 rear_exposed: false,
                 cover: false,
-                ap_kept: f.ap - DEFEND_AP,
+                ap_kept: f.ap - ap,
                 total: prevented,
             })
             .collect(),
     };
     match options.first() {
         // Any AP left is only good for reactions until our next turn starts: spend it.
-        Some(&(prevented, d)) if prevented > 0.05 => (Command::Defend { defense: Some(d) }, Some(explain)),
+        Some(&(prevented, d, _)) if prevented > 0.05 => (Command::Defend { defense: Some(d) }, Some(explain)),
         _ => (Command::Defend { defense: None }, Some(explain)),
     }
 }
 
-/// TIME-14: Quick Step out of reach when that cancels the attack.
+/// TIME-14: Quick Step out of reach when that cancels the attack; TIME-13: counter when the
+/// strike is worth more than a defense would prevent.
 fn before_attack(b: &Battle, me: CreatureId) -> Command {
+    let Some(w) = b.window_preview() else { return Command::Pass };
     let f = b.fighter(me);
-    let Some(reach) = b.flow_reach() else { return Command::Pass };
-    let Some(attacker) = b.flow_attacker() else { return Command::Pass };
-    if f.has_ability(|e| matches!(e, AbilityEffect::QuickStep { .. })).is_some() {
-        let a = b.fighter(attacker);
-        let mut steps: Vec<Pos> = (-1..=1)
-            .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
-            .filter(|&d| d != (0, 0))
-            .map(|(dx, dy)| f.origin.offset(dx, dy))
-            .filter(|&p| footprint_distance(Footprint::new(p, f.size.footprint()), a.footprint()) > reach)
-            .collect();
-        steps.sort();
-        for to in steps {
-            let face = Facing::toward_footprint(Footprint::new(to, f.size.footprint()), a.footprint());
-            let cmd = Command::QuickStep { to, face: b.ruleset.facing.then_some(face) };
-            if b.check(me, &cmd).is_ok() {
-                return cmd;
-            }
-        }
+    let a = b.fighter(w.attacker);
+    if let Some(step) = b.quick_step_options().into_iter().filter(|s| s.cancels).min_by_key(|s| s.to) {
+        let face = Facing::toward_footprint(Footprint::new(step.to, f.size.footprint()), a.footprint());
+        return Command::QuickStep { to: step.to, face: b.ruleset().facing.then_some(face) };
     }
-    // TIME-13: counter when our strike is worth more than what a defense would prevent (a
-    // counter is our one reaction in this chain: no defense after it).
-    if let Some((_, ab)) = f.has_ability(|e| matches!(e, AbilityEffect::CounterAttack { .. }))
-        && let AbilityEffect::CounterAttack { ap } = ab.effect
-        && f.ap >= ap
-        && let Some((dice, segments, protection, defenses)) = b.flow_target_odds()
-    {
-        let a = b.fighter(attacker);
-        let my_defense = best_defense_dice(f, &defenses).map_or(0, |(_, n)| n);
-        let prevented = odds(dice, segments, protection, 0, 1).0.expected
-            - odds(dice, segments, protection, my_defense, 1).0.expected;
-        let counter = f
-            .weapons
-            .iter()
-            .filter(|w| !w.weapon.range.ranged && w.weapon.area.is_none())
-            .filter_map(|w| Some((estimate_attack(b, f, f.origin, w, a, 0)?.expected, w.key.clone())))
-            .max_by(|x, y| x.0.total_cmp(&y.0));
-        if let Some((value, weapon)) = counter
-            && value > prevented
-        {
-            let cmd = Command::CounterAttack { weapon };
-            if b.check(me, &cmd).is_ok() {
-                return cmd;
-            }
-        }
+    // A counter is our one reaction in this chain: no defense after it.
+    let defense = w.attack.best_defense_dice();
+    let prevented = preview_odds(&w.attack, 0, 1).0.expected - preview_odds(&w.attack, defense, 1).0.expected;
+    let counter = b
+        .counter_options()
+        .into_iter()
+        .filter(|c| c.dice > 0)
+        .map(|c| (preview_odds(&c, c.best_defense_dice(), 1).0.expected, c.weapon))
+        .max_by(|x, y| x.0.total_cmp(&y.0));
+    match counter {
+        Some((value, weapon)) if value > prevented => Command::CounterAttack { weapon },
+        _ => Command::Pass,
     }
-    Command::Pass
+}
+
+/// The 0-AP Face commands this creature made since its turn started.
+fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
+    b.log()
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
+        .filter(|e| matches!(&e.event, Event::CommandAccepted { creature, command: Command::Face { .. } } if *creature == me))
+        .count()
 }
 
 fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanation>) {
     let f = b.fighter(me);
-    let enemies = perceived_enemies(b, me);
+    let enemies = b.perceived_hostiles(f.side);
     let conscious: Vec<CreatureId> = enemies.iter().copied().filter(|&e| b.fighter(e).can_act()).collect();
     // FLOW-5: leave a hopeless fight, per profile.
     if p.self_preservation > 0.3 && hopeless(b, me, p) && b.check(me, &Command::Flee).is_ok() {
@@ -333,7 +296,7 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     // PERC-E4: a cautious creature in concealing terrain that nobody hostile perceives hides.
     if p.caution >= 0.8
         && f.hidden.is_none()
-        && f.footprint().cells().any(|c| b.map.terrain(c).concealing)
+        && f.footprint().cells().any(|c| b.map().terrain(c).concealing)
         && b.check(me, &Command::Hide).is_ok()
     {
         return (Command::Hide, None);
@@ -347,15 +310,14 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         }
         return (super::baseline(b, me, None), None);
     }
-    let mover = Mover { size: f.size, speed: f.speed, sprint: false, posture: f.posture };
-    let occupancy = b.occupancy_for(me);
-    let field = if f.ap >= MOVE_AP { reachable(&b.map, Some(&occupancy), &mover, f.origin).ok() } else { None };
+    let field = b.reachable(me, false).ok();
     let mut dests: Vec<Pos> = field.as_ref().map_or_else(Vec::new, |fl| fl.destinations().collect());
     if !dests.contains(&f.origin) {
         dests.push(f.origin);
     }
     dests.sort();
-    let ctx = Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious };
+    let may_turn = b.ruleset().facing && faces_this_turn(b, me) < MAX_FACE_COMMANDS;
+    let ctx = Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious, may_turn };
     let mut plans: Vec<(Plan, OptionScore)> = Vec::new();
     for &dest in &dests {
         let moved = dest != f.origin;
@@ -366,10 +328,10 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         let first = |facing: Facing, attack: Option<&Command>| {
             if moved {
                 let path = field.as_ref().and_then(|fl| fl.path_to(dest)).unwrap_or_default();
-                Command::Move { path, sprint: false, face: b.ruleset.facing.then_some(facing) }
+                Command::Move { path, sprint: false, face: b.ruleset().facing.then_some(facing) }
             } else if let Some(cmd) = attack {
                 cmd.clone()
-            } else if b.ruleset.facing && facing != f.facing {
+            } else if b.ruleset().facing && facing != f.facing && may_turn {
                 Command::Face { facing }
             } else {
                 Command::EndTurn
@@ -382,20 +344,16 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     // pool runs low.
     let walk_strikes = plans.iter().any(|(_, s)| s.expected_dealt > 0.0);
     if !walk_strikes && f.ap > MOVE_AP && f.attrs.dice(Attribute::Activeness) >= SPRINT_MIN_ACTIVENESS {
-        let sprinter = Mover { sprint: true, ..mover };
         let reach = f.weapons.iter().filter(|w| w.ammo != Some(0)).map(|w| w.weapon.range.max).max().unwrap_or(0);
-        let within_reach = |d: &Pos| {
-            let df = Footprint::new(*d, f.size.footprint());
-            conscious.iter().any(|&e| footprint_distance(df, b.fighter(e).footprint()) <= reach)
-        };
-        if let Ok(far) = reachable(&b.map, Some(&occupancy), &sprinter, f.origin) {
+        let within_reach = |d: &Pos| conscious.iter().any(|&e| b.distance_from(me, *d, e) <= reach);
+        if let Ok(far) = b.reachable(me, true) {
             let mut extra: Vec<Pos> = far.destinations().filter(|d| !dests.contains(d) && within_reach(d)).collect();
             extra.sort();
             for dest in extra {
                 let first = |facing: Facing, _: Option<&Command>| Command::Move {
                     path: far.path_to(dest).unwrap_or_default(),
                     sprint: true,
-                    face: b.ruleset.facing.then_some(facing),
+                    face: b.ruleset().facing.then_some(facing),
                 };
                 let (plan, mut score) = ctx.evaluate(dest, f.ap - MOVE_AP, f.posture, &first);
                 if score.expected_dealt > 0.0 {
@@ -406,22 +364,21 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
             }
         }
     }
-    // POST-E1 / POST-E3: a ranged creature may crouch where it stands: +1 protection against
-    // ranged attacks, for 1 AP (the higher of posture and terrain cover counts).
-    let ranged = f.weapons.iter().any(|w| w.weapon.range.ranged && w.weapon.area.is_none());
-    let cost = crate::rules::posture::transition_cost(f.posture, Posture::Crouch, b.ruleset.posture_costs);
     // TIME-11: a long-term aimed shot, only when nobody can hurt it while it aims.
     if f.ap == f.max_ap {
         for w in f.weapons.iter().filter(|w| w.weapon.ap > f.max_ap && w.weapon.area.is_none() && w.ammo != Some(0)) {
             let facing = main_threat_facing(b, f, f.origin, &conscious);
-            let danger: f64 =
-                conscious.iter().map(|&e| threat(b, f, f.origin, facing, f.posture, b.fighter(e)).any).sum();
+            let here = placed(f, f.origin, facing);
+            let danger: f64 = conscious.iter().map(|&e| threat(b, f, here, b.fighter(e)).any).sum();
             if danger > 0.3 {
                 continue;
             }
             for &e in &conscious {
-                if let Some(est) = estimate_attack(b, f, f.origin, w, b.fighter(e), 0) {
-                    let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
+                let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives: vec![] };
+                if b.check(me, &cmd).is_err() {
+                    continue;
+                }
+                if let Some(est) = estimate_attack(b, f, f.placement(), &w.key, &[], b.fighter(e)) {
                     let score = OptionScore {
                         summary: describe(b, &cmd),
                         expected_dealt: est.expected,
@@ -438,9 +395,13 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
             }
         }
     }
-    // Only when it has nothing to shoot at from here this turn: a shot beats shelter.
+    // POST-E1 / POST-E3: a ranged creature may crouch where it stands: +1 protection against
+    // ranged attacks, for 1 AP (the higher of posture and terrain cover counts). Only when it
+    // has nothing to shoot at from here this turn: a shot beats shelter.
+    let ranged = f.weapons.iter().any(|w| w.weapon.range.ranged && w.weapon.area.is_none());
+    let cost = transition_cost(f.posture, Posture::Crouch, b.ruleset().posture_costs);
     let can_shoot = plans.iter().any(|(p, _)| matches!(p.first, Command::Attack { .. }));
-    if b.ruleset.postures && ranged && !can_shoot && f.posture == Posture::Standing && f.ap > cost {
+    if b.ruleset().postures && ranged && !can_shoot && f.posture == Posture::Standing && f.ap > cost {
         let crouch = Command::ChangePosture { posture: Posture::Crouch };
         plans.push(ctx.evaluate(f.origin, f.ap - cost, Posture::Crouch, &|_, _| crouch.clone()));
     }
@@ -448,7 +409,7 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     // replays stay exact) of up to ±1 expected die of damage on every option.
     if p.difficulty == 1 {
         for (k, (_, score)) in plans.iter_mut().enumerate() {
-            score.total += noise(b.seed, b.log.len() as u64, k as u64);
+            score.total += noise(b.seed(), b.log().len() as u64, k as u64);
         }
     }
     // Ties keep the earliest candidate (staying put comes before squares in order): a `max_by`
@@ -483,7 +444,12 @@ struct Ctx<'a> {
     p: &'a AiProfile,
     enemies: &'a [CreatureId],
     conscious: &'a [CreatureId],
+    /// A 0-AP turn toward a target is still allowed this turn.
+    may_turn: bool,
 }
+
+/// The best attack found from a square: (value, expected damage, rear, command, AP).
+type BestAttack = (f64, f64, bool, Command, i32);
 
 impl Ctx<'_> {
     /// Score standing at `dest` with `ap_left` and `posture` for the rest of the turn; `first`
@@ -498,28 +464,43 @@ impl Ctx<'_> {
         let (b, f, p) = (self.b, self.f, self.p);
         let moved = dest != f.origin;
         let facing = main_threat_facing(b, f, dest, self.conscious);
-        // The best attack from here, on anyone we perceive.
-        let mut attack: Option<(f64, f64, bool, Command, i32)> = None;
+        let mf = Footprint::new(dest, f.size.footprint());
+        // The best attack from here, on anyone we perceive. The creature may turn toward its
+        // target for free first (FACE-2), so it is weighed facing it; staying put, it strikes
+        // as it stands, or turns first if it must.
+        let mut attack: Option<BestAttack> = None;
+        let mut turn_first: Option<Facing> = None;
         // The best plain ranged shot per AP from here, for holding the square (below).
         let mut held_offence: f64 = 0.0;
         for &e in self.enemies {
             let t = b.fighter(e);
+            let toward = Facing::toward_footprint(mf, t.footprint());
+            let mut stances =
+                vec![(Placement { origin: dest, facing: if moved { toward } else { f.facing }, posture }, None)];
+            if !moved && self.may_turn && toward != f.facing {
+                stances.push((Placement { origin: dest, facing: toward, posture }, Some(toward)));
+            }
             for w in &f.weapons {
                 // TIME-16: each weapon plain, and with each additive that fits it (Power Strike).
-                let mut variants = vec![(Vec::new(), 0, w.weapon.ap)];
+                let mut variants = vec![(Vec::new(), w.weapon.ap)];
                 for (key, ab) in &f.abilities {
-                    if let AbilityEffect::Additive { ap, dice, melee_only } = ab.effect
+                    if let AbilityEffect::Additive { ap, melee_only, .. } = ab.effect
                         && (!melee_only || (!w.weapon.range.ranged && w.weapon.area.is_none()))
                     {
-                        variants.push((vec![key.clone()], dice, w.weapon.ap + ap));
+                        variants.push((vec![key.clone()], w.weapon.ap + ap));
                     }
                 }
-                for (additives, extra, cost) in variants {
+                for (additives, cost) in variants {
                     let holdable = w.weapon.range.ranged && additives.is_empty() && cost <= f.max_ap;
                     if cost > ap_left && !holdable {
                         continue;
                     }
-                    let Some(est) = estimate_attack(b, f, dest, w, t, extra) else { continue };
+                    let Some((est, turn)) = stances
+                        .iter()
+                        .find_map(|(at, turn)| Some((estimate_attack(b, f, *at, &w.key, &additives, t)?, *turn)))
+                    else {
+                        continue;
+                    };
                     let value = est.expected + p.focus_fire * 3.0 * est.ko_chance + if est.rear { 0.2 } else { 0.0 };
                     if holdable {
                         held_offence = held_offence.max(est.expected / cost.max(1) as f64);
@@ -532,6 +513,7 @@ impl Ctx<'_> {
                     if attack.as_ref().is_none_or(|a| per_ap > a.0 / a.4.max(1) as f64) {
                         let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives };
                         attack = Some((value, est.expected, est.rear, cmd, cost));
+                        turn_first = turn;
                     }
                 }
             }
@@ -542,6 +524,7 @@ impl Ctx<'_> {
             && attack.as_ref().is_none_or(|a| value > a.0)
         {
             attack = Some((value, value, false, cmd, ap));
+            turn_first = None;
         }
         let (attack_value, dealt, rear_attack, attacks) = match &attack {
             Some((v, dealt, rear, _, ap)) => {
@@ -550,8 +533,8 @@ impl Ctx<'_> {
             }
             None => (0.0, 0.0, false, 0),
         };
-        let threats: Vec<Threat> =
-            self.conscious.iter().map(|&e| threat(b, f, dest, facing, posture, b.fighter(e))).collect();
+        let here = Placement { origin: dest, facing, posture };
+        let threats: Vec<Threat> = self.conscious.iter().map(|&e| threat(b, f, here, b.fighter(e))).collect();
         let danger: f64 = threats.iter().map(|t| t.any).sum();
         // A one-turn horizon makes a shooter trade a shot now for nothing later, so it stood in
         // the open beside the wall that would shelter it. A shooter expects to hold the square
@@ -569,50 +552,33 @@ impl Ctx<'_> {
         // A kept AP is worth what a defense could prevent here, capped by this square's danger
         // (uncapped, both sides wait for each other forever; capped at 1×, walls-and-cover
         // play suffered: measured with `duel`, see README).
-        let guard = best_defense_dice(f, &[Defense::Block, Defense::Dodge, Defense::Resist])
-            .map_or(0.0, |(_, n)| (n as f64 * 0.5).min(danger * GUARD_PER_DANGER));
+        let best_guard = Defense::ALL.iter().map(|&d| b.defense_dice(self.me, posture, d)).max().unwrap_or(0);
+        let guard = (best_guard as f64 * 0.5).min(danger * GUARD_PER_DANGER);
         let defense_value = if spare >= DEFEND_AP { guard } else { 0.0 };
         // Keeping the last AP for a defense may beat spending it on one more attack.
         let alt_keep = if attacks >= 1 { attack_value / attacks as f64 * (attacks - 1) as f64 + guard } else { 0.0 };
         let keep_one = alt_keep > attack_value + defense_value;
         let planned = if keep_one { attacks - 1 } else { attacks };
         let offence = (attack_value + defense_value).max(alt_keep);
-        let mf = Footprint::new(dest, f.size.footprint());
-        let nearest =
-            self.conscious.iter().map(|&e| footprint_distance(mf, b.fighter(e).footprint())).min().unwrap_or(0);
+        let nearest = self.conscious.iter().map(|&e| b.distance_from(self.me, dest, e)).min().unwrap_or(0);
         // Squares from which an attack is possible next turn are worth part of that attack.
-        let potential = if attacks == 0 {
-            self.conscious
-                .iter()
-                .map(|&e| {
-                    let t = b.fighter(e);
-                    let d = footprint_distance(mf, t.footprint());
-                    f.weapons
-                        .iter()
-                        .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= f.max_ap)
-                        .filter(|w| d <= w.weapon.range.max + f.speed * (f.max_ap - w.weapon.ap))
-                        .map(|w| {
-                            let dice = w.weapon.dice.dice_for(&f.attrs);
-                            let prot = w.weapon.damage.map_or(0, |k| t.protection.against(k));
-                            odds(dice, w.weapon.segments, prot, 0, 1).0.expected
-                        })
-                        .fold(0.0, f64::max)
-                })
-                .fold(0.0, f64::max)
-        } else {
-            0.0
-        };
+        let potential = if attacks == 0 { self.potential(dest) } else { 0.0 };
         let closing = p.aggression * (0.6 * potential - 0.1 * nearest as f64);
         let total = offence - p.caution * danger + closing + holding;
         let planned_attack = attack.as_ref().filter(|a| a.0 > 0.05 && planned >= 1).map(|a| &a.3);
-        let cmd = first(facing, planned_attack);
-        let cover = self.conscious.iter().any(|&e| {
-            let en = b.fighter(e);
-            footprint_distance(en.footprint(), mf) > 1 && mf.cells().any(|c| sight_line(&b.map, en.origin, c).cover)
-        });
+        let cmd = match (planned_attack, turn_first) {
+            // Staying put, it first turns toward the target it will strike.
+            (Some(_), Some(toward)) if !moved => Command::Face { facing: toward },
+            // Moving to strike, it ends the move facing its target.
+            (Some(Command::Attack { target: Target::Creature(t), .. }), _) if moved => {
+                first(Facing::toward_footprint(mf, b.fighter(*t).footprint()), planned_attack)
+            }
+            _ => first(facing, planned_attack),
+        };
+        let cover = threats.iter().any(|t| t.cover);
         let rear_exposed = self.conscious.iter().any(|&e| {
-            b.ruleset.facing
-                && sector_for(mf, facing, b.ruleset.facing_arcs, b.fighter(e).footprint(), Actor::Attacker)
+            b.ruleset().facing
+                && sector_for(mf, facing, b.ruleset().facing_arcs, b.fighter(e).footprint(), Actor::Attacker)
                     == Some(Sector::Rear)
         });
         let score = OptionScore {
@@ -626,6 +592,30 @@ impl Ctx<'_> {
             total,
         };
         (Plan { first: cmd }, score)
+    }
+
+    /// The best single attack this creature could make next turn from `dest` on a conscious
+    /// enemy within a move of it (no defense assumed).
+    fn potential(&self, dest: Pos) -> f64 {
+        let (b, f) = (self.b, self.f);
+        let from = placed(f, dest, f.facing);
+        self.conscious
+            .iter()
+            .map(|&e| {
+                let t = b.fighter(e);
+                let d = b.distance_from(self.me, dest, e);
+                f.weapons
+                    .iter()
+                    .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= f.max_ap)
+                    .filter(|w| d <= w.weapon.range.max + f.speed * (f.max_ap - w.weapon.ap))
+                    .filter_map(|w| {
+                        let q = AttackQuery::new(self.me, from, &w.key, e, t.placement()).assuming_reach();
+                        let p = b.preview_attack(&q).ok()?;
+                        Some(preview_odds(&p, 0, 1).0.expected)
+                    })
+                    .fold(0.0, f64::max)
+            })
+            .fold(0.0, f64::max)
     }
 }
 
@@ -645,16 +635,15 @@ fn describe(b: &Battle, c: &Command) -> String {
 }
 
 /// The best placement of an area weapon usable now: expected damage to enemies minus 1.5 × to
-/// friends (each creature's own protection, no defense assumed for friends).
+/// friends (each creature as the battle would protect it, no defense assumed for friends).
 fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<(f64, Command, i32)> {
     let f = b.fighter(me);
     let mut best: Option<(f64, Command, i32)> = None;
     for w in f.weapons.iter().filter(|w| w.weapon.area.is_some() && w.weapon.ap <= ap && w.ammo != Some(0)) {
-        let area = w.weapon.area.as_ref().expect("area");
-        let targets: Vec<Target> = match area {
-            AreaSpec::Circle { .. } | AreaSpec::Ring { .. } => {
+        let targets: Vec<Target> = match w.weapon.area.as_ref() {
+            Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => {
                 let mut squares: Vec<Pos> = Vec::new();
-                for e in perceived_enemies(b, me) {
+                for e in b.perceived_hostiles(f.side) {
                     let o = b.fighter(e).origin;
                     for dy in -1..=1 {
                         for dx in -1..=1 {
@@ -670,15 +659,16 @@ fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<(f64, Command, i32)>
         };
         for target in targets {
             let cmd = Command::Attack { weapon: w.key.clone(), target, additives: vec![] };
-            let Some(hit) = b.area_targets(me, &cmd) else { continue };
+            let Ok(hit) = b.attack_preview(me, &cmd) else { continue };
             let mut value = 0.0;
-            for t in hit {
-                let tf = b.fighter(t);
-                let dice = w.weapon.dice.dice_for(&f.attrs);
-                let prot = w.weapon.damage.map_or(0, |k| tf.protection.against(k));
-                let (o, _) = odds(dice, w.weapon.segments, prot, 0, 1);
-                if b.hostile(me, t) {
-                    value += if tf.can_act() { o.expected } else { 0.0 };
+            for t in &hit {
+                let tf = b.fighter(t.target);
+                let (o, _) = preview_odds(t, 0, 1);
+                if b.hostile(me, t.target) {
+                    // What the side cannot perceive does not count: it does not know it is there.
+                    if tf.can_act() && b.side_perceives(f.side, t.target) {
+                        value += o.expected;
+                    }
                 } else {
                     value -= 1.5 * o.expected;
                 }
@@ -695,7 +685,7 @@ fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<(f64, Command, i32)>
 fn hopeless(b: &Battle, me: CreatureId, p: &AiProfile) -> bool {
     let side = b.fighter(me).side;
     let strength = |s: &dyn Fn(&Fighter) -> bool| -> i32 {
-        b.creatures
+        b.creatures()
             .iter()
             .filter(|c| c.can_act() && s(c))
             .map(|c| c.attrs.pools.iter().flatten().map(|p| p.current).sum::<i32>())
@@ -711,20 +701,23 @@ fn hopeless(b: &Battle, me: CreatureId, p: &AiProfile) -> bool {
 fn suspected_hiding_spot(b: &Battle, me: CreatureId) -> Option<Pos> {
     let f = b.fighter(me);
     let side = f.side;
+    let name = &b.sides()[side].name;
     let mut spots: Vec<Pos> = b
-        .creatures
+        .creatures()
         .iter()
         .filter(|o| b.hostile(me, o.id))
         .filter_map(|o| b.last_seen(side, o.id))
-        .filter(|p| b.map.in_bounds(*p) && b.map.terrain(*p).concealing)
+        .filter(|p| b.map().in_bounds(*p) && b.map().terrain(*p).concealing)
         .filter(|p| crate::rules::grid::distance(f.origin, *p) <= 8)
         .collect();
     spots.sort();
     spots.into_iter().find(|p| {
-        !b.log.iter().rev().take_while(|e| e.round + 1 >= b.round).any(|e| {
-            matches!(&e.event, crate::battle::Event::Searched { creature, at, .. }
+        !b.log().iter().rev().filter(|e| e.visible_to.contains(name)).take_while(|e| e.round + 1 >= b.round()).any(
+            |e| {
+                matches!(&e.event, Event::Searched { creature, at, .. }
                 if b.fighter(*creature).side == side && crate::rules::grid::distance(*at, *p) <= 1)
-        })
+            },
+        )
     })
 }
 

@@ -8,13 +8,25 @@
 //! client and for queries. The same plugin runs under `MinimalPlugins` (tests, `run`, `sim`) and
 //! in the windowed client.
 
+mod attack;
+mod check;
+mod execute;
+pub mod explain;
 pub mod narrate;
-pub mod resolve;
+mod perception;
+pub mod query;
+mod reactions;
 pub mod script;
+mod setup;
 pub mod state;
+mod turns;
 pub mod types;
 
-pub use state::{Battle, Fighter, Phase, Presence};
+pub use attack::PendingAttack;
+pub use explain::{AiExplained, Explanation, Explanations, OptionScore};
+pub use query::{AttackPreview, AttackQuery, DefenseOption, StepOption, WindowPreview};
+pub use setup::{MAX_SIDES, SetupError};
+pub use state::{Armed, Battle, Fighter, Phase, Placement, Presence, ReactionWindow};
 pub use types::{Command, CreatureId, Event, LogEntry, Outcome, Rejection, Target, WindowKind};
 
 use crate::rules::creature::{Attributes, Size};
@@ -57,7 +69,7 @@ impl ActiveBattle {
 
     /// Controllers per side for a battle: human where the level says so, else the AI.
     pub fn default_controllers(battle: &Battle) -> Vec<Controller> {
-        battle.sides.iter().map(|s| if s.human { Controller::Human } else { Controller::Ai }).collect()
+        battle.sides().iter().map(|s| if s.human { Controller::Human } else { Controller::Ai }).collect()
     }
     /// The creature that must decide now, if an automatic controller of `kind` answers for it.
     pub fn awaiting_from(&self, kind: Controller) -> Option<(CreatureId, Option<WindowKind>)> {
@@ -128,6 +140,7 @@ pub struct Rejections {
 pub fn plugin(app: &mut App) {
     app.add_message::<IssueCommand>()
         .add_message::<BattleEvent>()
+        .add_message::<AiExplained>()
         .init_resource::<Published>()
         .init_resource::<Rejections>()
         .configure_sets(Update, (BattleSystems::Decide, BattleSystems::Apply, BattleSystems::Publish).chain())
@@ -164,7 +177,7 @@ fn publish_events(
     mut out: MessageWriter<BattleEvent>,
 ) {
     let Some(battle) = battle else { return };
-    let log = &battle.battle.log;
+    let log = battle.battle.log();
     for entry in &log[published.0.min(log.len())..] {
         out.write(BattleEvent(entry.clone()));
     }
@@ -184,14 +197,14 @@ fn sync_tokens(mut commands: Commands, battle: Option<Res<ActiveBattle>>, mut to
     }
     let mut seen = vec![false; battle.battle.n()];
     for (token, mut place, mut heading, mut stance, mut vitals) in &mut tokens {
-        let Some(f) = battle.battle.creatures.get(token.id as usize) else { continue };
+        let Some(f) = battle.battle.creatures().get(token.id as usize) else { continue };
         seen[token.id as usize] = true;
         place.set_if_neq(OnGrid { origin: f.origin, size: f.size });
         heading.set_if_neq(Heading(f.facing));
         stance.set_if_neq(Stance(f.posture));
         vitals.set_if_neq(Vitals { attrs: f.attrs, ap: f.ap, max_ap: f.max_ap, presence: f.presence });
     }
-    for f in &battle.battle.creatures {
+    for f in battle.battle.creatures() {
         if !seen[f.id as usize] {
             commands.spawn((
                 Name::new(f.name.clone()),
@@ -203,26 +216,6 @@ fn sync_tokens(mut commands: Commands, battle: Option<Res<ActiveBattle>>, mut to
             ));
         }
     }
-}
-
-/// A battle app with no window: `MinimalPlugins`, the battle and the AI.
-///
-/// Its schedules run on the single-threaded executor: a headless battle makes one decision a
-/// frame over a handful of small systems, and handing those to the thread pool every frame cost
-/// ~30× the battle itself (measured in `benches/battle.rs`).
-pub fn headless_app(battle: ActiveBattle) -> App {
-    use bevy::app::{Main, MainScheduleOrder};
-    use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
-    let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins((plugin, crate::ai::plugin)).insert_resource(battle);
-    let order = app.world().resource::<MainScheduleOrder>();
-    let labels: Vec<_> = order.labels.iter().chain(&order.startup_labels).copied().chain([Main.intern()]).collect();
-    for label in labels {
-        app.edit_schedule(label, |s| {
-            s.set_executor(SingleThreadedExecutor::new());
-        });
-    }
-    app
 }
 
 /// Play a battle to the end without the ECS, asking `decide` for every decision. For AI

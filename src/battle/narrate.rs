@@ -4,7 +4,7 @@ use super::state::Battle;
 use super::types::{Command, Event, Outcome, Target, WindowKind};
 
 fn name(b: &Battle, id: u32) -> &str {
-    b.creatures.get(id as usize).map_or("?", |c| c.name.as_str())
+    b.creatures().get(id as usize).map_or("?", |c| c.name.as_str())
 }
 
 fn describe_command(b: &Battle, c: &Command) -> String {
@@ -135,7 +135,7 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         ),
         Event::Joined { creature, at } => format!("  {} joins the fight at {at}", name(b, *creature)),
         Event::BattleEnded { outcome } => match outcome {
-            Outcome::Victory { side, reason } => format!("Battle over: {side} wins ({reason}) in round {}", b.round),
+            Outcome::Victory { side, reason } => format!("Battle over: {side} wins ({reason}) in round {}", b.round()),
             Outcome::Draw { reason } => format!("Battle over: draw ({reason})"),
         },
         _ => return None,

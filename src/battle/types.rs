@@ -274,6 +274,12 @@ pub enum Event {
         creature: CreatureId,
         at: Pos,
     },
+    /// TIME-4 (Engine decision): no square on the map was free for a latecomer; it arrives at
+    /// the end of `round` instead.
+    ArrivalDelayed {
+        creature: CreatureId,
+        round: u32,
+    },
     /// A side starts or stops perceiving a creature.
     Spotted {
         side: String,

@@ -111,7 +111,7 @@ fn tileset() -> Image {
 }
 
 fn spawn_map(mut commands: Commands, battle: Res<ActiveBattle>, mut images: ResMut<Assets<Image>>) {
-    let map = &battle.battle.map;
+    let map = &battle.battle.map();
     let size = TilemapSize { x: map.width() as u32, y: map.height() as u32 };
     let tilemap = commands.spawn_empty().id();
     let mut storage = TileStorage::empty(size);
@@ -146,7 +146,7 @@ fn spawn_map(mut commands: Commands, battle: Res<ActiveBattle>, mut images: ResM
 
 /// Centres the map in the part of the window the panels leave free, zoomed to fit it.
 fn spawn_camera(mut commands: Commands, battle: Res<ActiveBattle>, window: Query<&Window>) {
-    let map = &battle.battle.map;
+    let map = &battle.battle.map();
     let (w, h) = window.iter().next().map_or((1280.0, 720.0), |w| (w.width(), w.height()));
     let free = Vec2::new((w - PANEL_WIDTH).max(200.0), (h - LOG_HEIGHT).max(200.0));
     let extent = Vec2::new(map.width() as f32, map.height() as f32) * TILE;
@@ -297,7 +297,7 @@ fn place_tokens(mut tokens: Placed, mut parts: TokenParts) {
     }
 }
 
-/// PERC: a hostile creature is drawn only while the viewer's side perceives it. Unconscious
+/// PERC: another side's creature is drawn only while the viewer's side perceives it. Unconscious
 /// creatures are drawn faded, prone and crouching ones smaller; the dead and fled vanish.
 /// Checked every frame (a few dozen tokens): a token spawned after the battle last changed
 /// must not show what its side cannot see.
@@ -311,9 +311,7 @@ fn show_tokens(
     let b = &battle.battle;
     for (token, vitals, stance, mut visibility, mut transform, children) in &mut tokens {
         let present = vitals.presence == Presence::Active;
-        let seen = token.side == viewer.side
-            || !b.hostile_sides(viewer.side, token.side)
-            || b.side_perceives(viewer.side, token.id);
+        let seen = b.shown_to(viewer.side, token.id);
         visibility.set_if_neq(if present && seen { Visibility::Visible } else { Visibility::Hidden });
         let scale = Vec3::splat(match stance.0 {
             Posture::Standing => 1.0,
@@ -337,14 +335,11 @@ fn show_tokens(
     }
 }
 
-/// Where the viewer's side last saw hostile creatures it no longer perceives.
+/// Where the viewer's side last saw creatures it no longer perceives (its own memory).
 fn draw_last_seen(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut gizmos: Gizmos) {
     let b = &battle.battle;
-    for f in &b.creatures {
-        if f.presence != Presence::Active
-            || !b.hostile_sides(viewer.side, f.side)
-            || b.side_perceives(viewer.side, f.id)
-        {
+    for f in b.creatures() {
+        if f.side == viewer.side || b.shown_to(viewer.side, f.id) {
             continue;
         }
         if let Some(p) = b.last_seen(viewer.side, f.id) {

@@ -3,11 +3,10 @@
 
 use super::input::{Choice, Hover, Intent, player_awaited};
 use super::{LOG_HEIGHT, Notice, PANEL_WIDTH, Viewer, shown_creature_at};
-use crate::ai::tactical::best_defense_dice;
-use crate::ai::{AiExplained, Explanation};
 use crate::battle::narrate::narrate;
-use crate::battle::{ActiveBattle, Battle, Command, CreatureId, Fighter, Outcome, WindowKind};
-use crate::rules::attack::{AttackOdds, DamageModifiers, damage_distribution};
+use crate::battle::{
+    ActiveBattle, AiExplained, Battle, Command, CreatureId, Explanation, Fighter, Outcome, WindowKind,
+};
 use crate::rules::facing::{Actor, sector_for};
 use crate::rules::grid::{Pos, footprint_distance};
 use crate::rules::los::sight_line;
@@ -21,7 +20,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, (keep_reasons, update_panel, update_log, update_banner).chain());
 }
 
-/// The AI's last weighed decision (`ai::AiExplained`), shown on demand.
+/// The AI's last weighed decision (`AiExplained`), shown on demand.
 #[derive(Resource, Default)]
 struct LastReasons(Option<Explanation>);
 
@@ -139,7 +138,7 @@ fn pools(f: &Fighter) -> String {
 }
 
 fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choice>) {
-    let _ = writeln!(out, "{}  ({})", f.name, b.sides[f.side].name);
+    let _ = writeln!(out, "{}  ({})", f.name, b.sides()[f.side].name);
     let _ = writeln!(
         out,
         "  AP {}/{}  speed {}  {}, facing {}",
@@ -173,22 +172,15 @@ fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
         Ok(targets) => {
             for t in targets {
                 let target = b.fighter(t.target);
-                let defends = t.defendable.is_ok() && target.ap >= 1 && !target.attrs.is_unconscious();
-                let defense = if defends { best_defense_dice(target, &t.defenses).map_or(0, |(_, n)| n) } else { 0 };
-                let d = damage_distribution(&AttackOdds {
-                    dice: t.dice,
-                    segments: t.segments,
-                    protection: t.protection,
-                    defense_dice: defense,
-                    modifiers: DamageModifiers::default(),
-                });
+                let best = t.best_defense();
+                let d = t.odds(best.map_or(0, |o| o.dice));
                 let _ = writeln!(
                     out,
                     "  on {}: {} dice vs protection {}, defense {}\n    hit {:.0}%, expected damage {:.2}",
                     target.name,
                     t.dice,
                     t.protection,
-                    if defends { format!("{defense} dice") } else { "none".into() },
+                    best.map_or("none".to_string(), |o| format!("{} dice ({:?})", o.dice, o.defense)),
                     d.hit_chance * 100.0,
                     d.expected_damage
                 );
@@ -204,11 +196,11 @@ fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
 }
 
 fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &Intent) {
-    let t = b.map.terrain(at);
+    let t = b.map().terrain(at);
     let _ = writeln!(out, "Square {at}: {}", t.name);
     let seen = shown_creature_at(b, viewer.side, at);
     if let Some(c) = seen {
-        let _ = writeln!(out, "  {} ({}): {}", c.name, b.sides[c.side].name, pools(c));
+        let _ = writeln!(out, "  {} ({}): {}", c.name, b.sides()[c.side].name, pools(c));
         let _ = writeln!(out, "  {}, facing {}, AP {}/{}", c.posture.name(), c.facing.name(), c.ap, c.max_ap);
     }
     let Some(me) = intent.creature else { return };
@@ -216,7 +208,7 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
     if at == f.origin {
         return;
     }
-    let line = sight_line(&b.map, f.origin, at);
+    let line = sight_line(b.map(), f.origin, at);
     let d = footprint_distance(f.footprint(), crate::rules::grid::Footprint::single(at));
     let sight = match (line.visible, line.cover) {
         (false, _) => "blocked",
@@ -226,7 +218,8 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
     let _ = writeln!(out, "  {d} steps from {}; line of sight {sight}", f.name);
     if let Some(c) = seen
         && c.id != me
-        && let Some(sector) = sector_for(c.footprint(), c.facing, b.ruleset.facing_arcs, f.footprint(), Actor::Attacker)
+        && let Some(sector) =
+            sector_for(c.footprint(), c.facing, b.ruleset().facing_arcs, f.footprint(), Actor::Attacker)
     {
         let _ = writeln!(out, "  {} stands in its {} sector", f.name, sector.name());
     }
@@ -277,7 +270,7 @@ fn update_panel(
     let Ok(mut text) = text.single_mut() else { return };
     let b = &battle.battle;
     let mut out = String::new();
-    let _ = writeln!(out, "{}  -  round {}", b.level_name, b.round);
+    let _ = writeln!(out, "{}  -  round {}", b.level_name(), b.round());
     let awaited = b.awaiting();
     let mine = player_awaited(&battle, &viewer);
     match awaited {
@@ -299,7 +292,7 @@ fn update_panel(
     let shown = awaited
         .map(|(c, _)| c)
         .filter(|&c| b.fighter(c).side == viewer.side)
-        .or_else(|| b.creatures.iter().find(|c| c.side == viewer.side && c.can_act()).map(|c| c.id));
+        .or_else(|| b.creatures().iter().find(|c| c.side == viewer.side && c.can_act()).map(|c| c.id));
     if let Some(c) = shown {
         creature_card(&mut out, b, b.fighter(c), Some(&choice));
         out.push('\n');
@@ -330,7 +323,7 @@ fn update_log(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut text: Query<&m
     }
     let Ok(mut text) = text.single_mut() else { return };
     let b = &battle.battle;
-    let side = b.sides[viewer.side].name.clone();
+    let side = b.sides()[viewer.side].name.clone();
     let lines: Vec<String> = b.log_for_side(&side).filter_map(|e| narrate(b, &e.event)).collect();
     let start = lines.len().saturating_sub(9);
     text.0 = plain(&lines[start..].join("\n"));
@@ -351,14 +344,26 @@ fn update_banner(
             Outcome::Victory { side, reason } => format!("{side} wins: {reason}"),
             Outcome::Draw { reason } => format!("Draw: {reason}"),
         };
-    } else if let Some((me, Some(kind))) = player_awaited(&battle, &viewer) {
-        let attacker = b.flow_attacker().map_or("?".to_string(), |a| b.fighter(a).name.clone());
+    } else if let Some((me, Some(kind))) = player_awaited(&battle, &viewer)
+        && let Some(w) = b.window_preview()
+    {
+        let attacker = b.fighter(w.attacker).name.clone();
         let f = b.fighter(me);
         out = match kind {
             WindowKind::Defense => {
-                let roll = b.pending_segment().map_or(String::new(), |(_, after)| format!(": {after} damage coming"));
-                let allowed = b.flow_defenses().unwrap_or_default();
-                format!("{attacker} attacks {}{roll}. Defend with {allowed:?} (B/D/R, 1 AP) or N to take it", f.name)
+                let roll = w.damage_if_taken.map_or(String::new(), |after| format!(": {after} damage coming"));
+                let allowed: Vec<String> = w
+                    .attack
+                    .defenses
+                    .iter()
+                    .filter(|d| d.allowed.is_ok())
+                    .map(|d| format!("{:?} {} dice, {} AP", d.defense, d.dice, d.ap))
+                    .collect();
+                format!(
+                    "{attacker} attacks {}{roll}. Defend with [{}] (B/D/R) or N to take it",
+                    f.name,
+                    allowed.join("; ")
+                )
             }
             WindowKind::BeforeAttack => format!(
                 "{attacker} attacks {}. Click a square to Quick Step away, K to counter-attack, N to let it come",

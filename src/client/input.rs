@@ -7,7 +7,6 @@ use crate::level::compendium::AreaSpec;
 use crate::rules::attack::Defense;
 use crate::rules::facing::Facing;
 use crate::rules::grid::{Footprint, Pos};
-use crate::rules::movement::{Mover, reachable};
 use crate::rules::posture::Posture;
 use bevy::prelude::*;
 use bevy::render::view::screenshot::{Screenshot, save_to_disk};
@@ -201,7 +200,7 @@ fn track_hover(
         .cursor_position()
         .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
         .map(square_at)
-        .filter(|p| battle.battle.map.in_bounds(*p));
+        .filter(|p| battle.battle.map().in_bounds(*p));
     if hover.square != square {
         hover.square = square;
     }
@@ -303,13 +302,7 @@ pub fn aim(from: Footprint, at: Pos) -> Facing {
 
 /// The cheapest path for `me` to `at` this move, if it can end there.
 pub fn move_path(b: &Battle, me: CreatureId, at: Pos, sprint: bool) -> Option<Vec<Pos>> {
-    let f = b.fighter(me);
-    let mover = Mover { size: f.size, speed: f.speed, sprint, posture: f.posture };
-    let field = reachable(&b.map, Some(&b.occupancy_for(me)), &mover, f.origin).ok()?;
-    if at == f.origin || !field.can_end_at(at) {
-        return None;
-    }
-    field.path_to(at)
+    b.path_to(me, at, sprint)
 }
 
 fn act(
@@ -464,7 +457,7 @@ fn snapshot(
     }
     let b = &battle.battle;
     let path = (0..)
-        .map(|k| PathBuf::from(format!("meshal-seed{}-round{}-{k}.png", b.seed, b.round)))
+        .map(|k| PathBuf::from(format!("meshal-seed{}-round{}-{k}.png", b.seed(), b.round())))
         .find(|p| !p.exists())
         .unwrap_or_default();
     *saved = Some(format!("screenshot saved to {}", path.display()));

@@ -5,11 +5,9 @@
 use super::input::{Choice, Hover, Intent, player_awaited};
 use super::{TILE, Viewer, shown_creature_at, square_centre};
 use crate::battle::{ActiveBattle, Command};
-use crate::rules::costs::MOVE_AP;
 use crate::rules::facing::{Actor, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos};
-use crate::rules::los::{BlindSide, field_of_view_into, sight_line};
-use crate::rules::movement::{Mover, reachable};
+use crate::rules::los::sight_line;
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
@@ -30,31 +28,18 @@ fn shade_unseen(
     mut made_for: Local<Option<usize>>,
 ) {
     let b = &battle.battle;
-    if *made_for == Some(b.log.len()) {
+    if *made_for == Some(b.log().len()) {
         return;
     }
-    *made_for = Some(b.log.len());
+    *made_for = Some(b.log().len());
     for e in &shades {
         commands.entity(e).despawn();
     }
-    let (w, h) = (b.map.width(), b.map.height());
-    let mut seen = vec![false; (w * h) as usize];
-    let mut fov = Vec::new();
-    for m in b.creatures.iter().filter(|m| m.side == viewer.side && m.can_act()) {
-        let blind = b.ruleset.facing.then_some(BlindSide { facing: m.facing, arcs: b.ruleset.facing_arcs });
-        for eye in m.footprint().cells() {
-            field_of_view_into(&b.map, eye, m.senses.vision, blind, &mut fov);
-            for &p in &fov {
-                if m.senses.darkvision || !b.map.terrain(p).dark {
-                    seen[b.map.index(p)] = true;
-                }
-            }
-        }
-    }
+    let seen = b.seen_squares(viewer.side);
     for (i, _) in seen.iter().enumerate().filter(|(_, s)| !**s) {
         commands.spawn((
             Sprite::from_color(Color::srgba(0.0, 0.0, 0.05, 0.38), Vec2::splat(TILE)),
-            Transform::from_translation(square_centre(b.map.pos_of(i)).extend(0.5)),
+            Transform::from_translation(square_centre(b.map().pos_of(i)).extend(0.5)),
             FogShade,
         ));
     }
@@ -79,7 +64,7 @@ fn shade_reachable(
     let me = player_awaited(&battle, &viewer).filter(|(_, w)| w.is_none()).map(|(c, _)| c);
     let key = me.map(|c| {
         let f = b.fighter(c);
-        (c, f.origin, f.ap, choice.sprint, b.log.len())
+        (c, f.origin, f.ap, choice.sprint, b.log().len())
     });
     if *made_for == key {
         return;
@@ -90,11 +75,7 @@ fn shade_reachable(
     }
     let Some(me) = me else { return };
     let f = b.fighter(me);
-    if f.ap < MOVE_AP {
-        return;
-    }
-    let mover = Mover { size: f.size, speed: f.speed, sprint: choice.sprint, posture: f.posture };
-    let Ok(field) = reachable(&b.map, Some(&b.occupancy_for(me)), &mover, f.origin) else { return };
+    let Ok(field) = b.reachable(me, choice.sprint) else { return };
     let colour = if choice.sprint { Color::srgba(0.95, 0.6, 0.1, 0.28) } else { Color::srgba(0.3, 0.6, 1.0, 0.25) };
     for p in field.destinations().filter(|&p| p != f.origin) {
         let centre = square_centre(p);
@@ -122,11 +103,11 @@ fn draw_aids(
         for dy in -3..=3 + tf.side {
             for dx in -3..=3 + tf.side {
                 let p = t.origin.offset(dx, dy);
-                if tf.contains(p) || !b.map.in_bounds(p) {
+                if tf.contains(p) || !b.map().in_bounds(p) {
                     continue;
                 }
                 let colour =
-                    match sector_for(tf, t.facing, b.ruleset.facing_arcs, Footprint::single(p), Actor::Attacker) {
+                    match sector_for(tf, t.facing, b.ruleset().facing_arcs, Footprint::single(p), Actor::Attacker) {
                         Some(Sector::Front) => Color::srgba(0.3, 0.9, 0.3, 0.55),
                         Some(Sector::Left | Sector::Right) => Color::srgba(0.95, 0.85, 0.2, 0.55),
                         Some(Sector::Rear) => Color::srgba(0.95, 0.25, 0.2, 0.7),
@@ -140,7 +121,7 @@ fn draw_aids(
     let f = b.fighter(me);
     // ATK-E5, PERC-E1: line of sight from the creature in turn, and whether it gives cover.
     if at != f.origin {
-        let line = sight_line(&b.map, f.origin, at);
+        let line = sight_line(b.map(), f.origin, at);
         let colour = if !line.visible {
             Color::srgb(0.95, 0.2, 0.2)
         } else if line.cover {

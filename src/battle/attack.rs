@@ -1,0 +1,622 @@
+//! The attack pipeline (ATK-E7): the numbers of an attack as this battle applies them, the
+//! check of an attack command, and its resolution segment by segment up to the batch of damage.
+//! Reaction windows (Quick Step, counter-attack, defense) are in `reactions.rs`.
+
+use super::check::{Plan, reject};
+use super::state::*;
+use super::types::*;
+use crate::level::compendium::{AbilityEffect, AreaSpec};
+use crate::rules::area::{self, Shape};
+use crate::rules::attack::{DamageModifiers, Defense, effective_protection, range_dice_modifier, resolve_segment};
+use crate::rules::costs::DEFEND_AP;
+use crate::rules::creature::{Allocation, Attribute, allocate_damage};
+use crate::rules::dice::{points, roll_faces};
+use crate::rules::facing::{Actor, Sector, sector_for};
+use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::los::{line_of_effect, sight_line};
+use crate::rules::posture::{Posture, cover_bonus};
+
+/// What an attack rolls against one target (ATK-E7 steps 1-3), as the battle applies it.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Strike {
+    /// Dice after every modifier: attribute, additives, range, posture (DICE-12, ATK-4/5, POST-E1).
+    pub dice: i32,
+    /// Protection after cover, posture and penetration (ATK-9/10/15, POST-E3).
+    pub protection: i32,
+    /// The target has terrain cover from the attacker (ATK-E5).
+    pub cover: bool,
+    /// The attacker stands in the target's rear arc (FACE-4).
+    pub rear: bool,
+    /// Ok, or the rule that keeps the target from defending at all (ATK-11).
+    pub defendable: Result<(), Rejection>,
+}
+
+/// One target of an attack in progress.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct TargetRun {
+    pub id: CreatureId,
+    pub strike: Strike,
+    pub defense_paid: bool,
+    pub damage: i32,
+    pub hit: bool,
+    pub told_undefendable: bool,
+    /// FLOW-7: the target was unconscious when the attack was declared.
+    pub coup_de_grace: bool,
+}
+
+/// An attack between declaration and its last segment.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct AttackFlow {
+    pub attacker: CreatureId,
+    pub weapon: Armed,
+    pub target: Target,
+    pub extra_dice: i32,
+    pub targets: Vec<TargetRun>,
+    pub idx: usize,
+    pub segment: u32,
+    pub before_done: bool,
+    /// The attack points of the segment a defense window is open for.
+    pub pending_points: Option<i32>,
+    /// AP spent on it this round: what TIME-14 refunds if it is cancelled.
+    pub ap_paid: i32,
+    pub chain: u32,
+    /// Whose turn it is (the declaring attacker of the chain).
+    pub owner: CreatureId,
+    /// TIME-13: a simultaneous counter-attack, resolved after this flow's segments.
+    pub counter: Option<Box<AttackFlow>>,
+}
+
+/// An attack being resolved, with the simultaneous attacks already rolled whose damage waits
+/// for the batch (TIME-E6).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingAttack {
+    pub(super) flow: AttackFlow,
+    pub(super) resolved: Vec<AttackFlow>,
+}
+
+impl PendingAttack {
+    /// The attacking creature.
+    pub fn attacker(&self) -> CreatureId {
+        self.flow.attacker
+    }
+}
+
+impl Battle {
+    /// Sit cannot move on its own; postures off means everyone counts as Standing.
+    pub(super) fn effective_posture(&self, p: Posture) -> Posture {
+        if self.ruleset.postures { p } else { Posture::Standing }
+    }
+
+    /// POST-E1: the dice a posture takes off every roll (none with postures off).
+    pub(super) fn roll_penalty(&self, p: Posture) -> i32 {
+        self.effective_posture(p).roll_penalty()
+    }
+
+    /// ATK-11, ATK-E3, POST-E1: the dice `t` rolls for `defense` in `posture` (a shield adds to
+    /// Block).
+    pub(super) fn defense_dice_of(&self, t: &Fighter, posture: Posture, defense: Defense) -> i32 {
+        let bonus = if defense == Defense::Block { t.block_bonus() } else { 0 };
+        crate::rules::attack::defense_dice(&t.attrs, defense, self.roll_penalty(posture)) + bonus
+    }
+
+    /// Does `v` at `v_at` perceive `t` at `t_origin`? The cached answer when both stand where
+    /// they are.
+    pub(super) fn perceives_at(&self, v: &Fighter, v_at: Placement, t: &Fighter, t_origin: Pos) -> bool {
+        if v_at == v.placement() && t_origin == t.origin {
+            self.perceives(v.id, t.id)
+        } else {
+            self.perceives_placed(v, v_at, t, t_origin)
+        }
+    }
+
+    /// FACE-4: is `a` (its footprint at `a_origin`) in the rear arc of `t` placed at `t_at`?
+    pub(super) fn in_rear_arc(&self, t: &Fighter, t_at: Placement, a: &Fighter, a_origin: Pos) -> bool {
+        self.ruleset.facing
+            && sector_for(
+                Footprint::new(t_at.origin, t.size.footprint()),
+                t_at.facing,
+                self.ruleset.facing_arcs,
+                Footprint::new(a_origin, a.size.footprint()),
+                Actor::Attacker,
+            ) == Some(Sector::Rear)
+    }
+
+    /// FACE-4 applied to every reaction to an attack (Engine decision): what comes from the
+    /// blind rear cannot be answered, whether by defense, Quick Step or counter-attack.
+    pub(super) fn attacked_from_rear(&self, t: CreatureId, attacker: CreatureId) -> bool {
+        let (a, f) = (&self.creatures[attacker as usize], &self.creatures[t as usize]);
+        self.in_rear_arc(f, f.placement(), a, a.origin)
+    }
+
+    /// Every number of one attack against one target, for the attacker at `a_at` and the
+    /// target at `t_at`. `from` is where the attack comes from (the attacker, or an area's
+    /// centre); `range_modifier` comes from [`Battle::reach`].
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn strike(
+        &self,
+        a: &Fighter,
+        a_at: Placement,
+        w: &Armed,
+        extra: i32,
+        range_modifier: i32,
+        from: Pos,
+        t: &Fighter,
+        t_at: Placement,
+    ) -> Strike {
+        let dice = w.weapon.dice.dice_for(&a.attrs) + extra + range_modifier - self.roll_penalty(a_at.posture);
+        let tf = Footprint::new(t_at.origin, t.size.footprint());
+        let adjacent =
+            from == a_at.origin && footprint_distance(Footprint::new(a_at.origin, a.size.footprint()), tf) <= 1;
+        let cover = !adjacent && tf.cells().any(|c| sight_line(&self.map, from, c).cover);
+        let protection = match w.weapon.damage {
+            None => 0,
+            Some(kind) => {
+                let posture = self.effective_posture(t_at.posture);
+                let bonus = cover_bonus(i32::from(cover), posture, w.weapon.range.ranged);
+                effective_protection(t.protection.against(kind), bonus, w.weapon.penetration, false)
+            }
+        };
+        let rear = self.in_rear_arc(t, t_at, a, a_at.origin);
+        let defendable = self.defendable(a, a_at, w, t, t_at, rear);
+        Strike { dice, protection, cover, rear, defendable }
+    }
+
+    /// ATK-11: can this target defend against this attacker at all?
+    fn defendable(
+        &self,
+        a: &Fighter,
+        a_at: Placement,
+        w: &Armed,
+        t: &Fighter,
+        t_at: Placement,
+        rear: bool,
+    ) -> Result<(), Rejection> {
+        if w.weapon.defenses.is_empty() {
+            return reject("ATK-11", "the attack lists no defense");
+        }
+        if t.attrs.is_unconscious() {
+            return reject("ATK-17", "unconscious creatures cannot defend");
+        }
+        if t.long_term.is_some() {
+            return reject("TIME-11", "busy with a long-term action");
+        }
+        if !self.perceives_at(t, t_at, a, a_at.origin) {
+            return reject("ATK-11", "the attacker is unseen");
+        }
+        if rear {
+            return reject("FACE-4", "the attack comes from the rear");
+        }
+        Ok(())
+    }
+
+    /// Range, line and perception for one creature target, for the attacker at `a_at` and the
+    /// target at `t_origin`; returns the range dice modifier.
+    pub(super) fn reach(
+        &self,
+        a: &Fighter,
+        a_at: Placement,
+        target: CreatureId,
+        t_origin: Pos,
+        w: &Armed,
+    ) -> Result<i32, Rejection> {
+        let Some(t) = self.creatures.get(target as usize) else {
+            return reject("CRE-1", format!("there is no creature {target}"));
+        };
+        if a.id == target {
+            return reject("ATK-4", "a creature cannot attack itself");
+        }
+        // PERC-3, first: what the attacker's side does not perceive, it learns nothing about.
+        if !self.side_perceives(a.side, target) {
+            return reject("PERC-3", format!("{}'s side perceives no creature {target}", a.name));
+        }
+        if !t.is_active() {
+            return reject("ATK-4", format!("{} is not on the battlefield", t.name));
+        }
+        if !self.perceives_at(a, a_at, t, t_origin) {
+            return reject("PERC-3", format!("{} does not itself perceive {}", a.name, t.name));
+        }
+        let (af, tf) = (Footprint::new(a_at.origin, a.size.footprint()), Footprint::new(t_origin, t.size.footprint()));
+        let d = footprint_distance(af, tf);
+        let modifier = range_dice_modifier(w.weapon.range, d, self.ruleset.overreach).map_err(|e| {
+            Rejection::new(
+                "ATK-4",
+                format!("{} is {} steps away; {} reaches {}", t.name, e.distance, w.weapon.name, e.max),
+            )
+        })?;
+        let clear = af.cells().any(|x| tf.cells().any(|y| line_of_effect(&self.map, x, y)));
+        if d > 1 && !clear {
+            return reject("ATK-E2", format!("no line of effect to {}", t.name));
+        }
+        Ok(modifier)
+    }
+
+    /// The AP and extra dice of a weapon with these additives (TIME-16), or the rule refusing them.
+    pub(super) fn additive_cost(&self, me: &Fighter, w: &Armed, additives: &[String]) -> Result<(i32, i32), Rejection> {
+        let mut cost = w.weapon.ap;
+        let mut extra = 0;
+        for key in additives {
+            let Some((_, ab)) = me.abilities.iter().find(|(k, _)| k == key) else {
+                return reject("TIME-16", format!("{} has no ability '{key}'", me.name));
+            };
+            match ab.effect {
+                AbilityEffect::Additive { ap, dice, melee_only } => {
+                    if melee_only && (w.weapon.range.ranged || w.weapon.area.is_some()) {
+                        return reject("TIME-16", format!("{} only goes with a melee attack", ab.name));
+                    }
+                    cost += ap;
+                    extra += dice;
+                }
+                _ => return reject("TIME-16", format!("{} is not an additive action", ab.name)),
+            }
+        }
+        Ok((cost, extra))
+    }
+
+    /// Check an attack and build it. `prepaid`: a long-term action completing, already paid.
+    pub(super) fn plan_attack(
+        &self,
+        id: CreatureId,
+        weapon: &str,
+        target: &Target,
+        additives: &[String],
+        prepaid: bool,
+    ) -> Result<Plan, Rejection> {
+        let me = &self.creatures[id as usize];
+        let Some(w) = me.weapon(weapon) else {
+            return reject("ATK-1", format!("{} carries no '{weapon}'", me.name));
+        };
+        if w.ammo == Some(0) {
+            return reject("ATK-6", format!("{} is out of ammunition", w.weapon.name));
+        }
+        let (cost, extra) = self.additive_cost(me, w, additives)?;
+        let here = me.placement();
+        let mut targets = Vec::new();
+        match (&w.weapon.area, target) {
+            (None, Target::Creature(t)) => {
+                let t_origin = self.creatures.get(*t as usize).map_or(me.origin, |f| f.origin);
+                let modifier = self.reach(me, here, *t, t_origin, w)?;
+                targets.push((*t, modifier));
+            }
+            (None, _) => return reject("ATK-4", format!("{} needs a creature as its target", w.weapon.name)),
+            (Some(area), _) => {
+                let covered = self.area_cells(id, w, area, target)?;
+                for o in &self.creatures {
+                    if o.is_active() && o.footprint().cells().any(|c| covered.contains(&c)) {
+                        // AREA-E7: cones and rays exclude the caster's own square.
+                        if o.id == id && !matches!(area, AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) {
+                            continue;
+                        }
+                        targets.push((o.id, 0));
+                    }
+                }
+            }
+        }
+        if !prepaid && cost > me.ap {
+            if me.ap < 1 {
+                return reject("TIME-8", format!("needs {cost} AP, {} has none", me.name));
+            }
+            return Ok(Plan::LongTerm {
+                weapon: weapon.to_string(),
+                target: target.clone(),
+                additives: additives.to_vec(),
+                cost,
+            });
+        }
+        let from = match (target, &w.weapon.area) {
+            (Target::Square(p), Some(_)) => *p,
+            _ => me.origin,
+        };
+        let runs = targets
+            .into_iter()
+            .map(|(t, modifier)| {
+                let tf = &self.creatures[t as usize];
+                TargetRun {
+                    id: t,
+                    strike: self.strike(me, here, w, extra, modifier, from, tf, tf.placement()),
+                    defense_paid: false,
+                    damage: 0,
+                    hit: false,
+                    told_undefendable: false,
+                    coup_de_grace: tf.attrs.is_unconscious(),
+                }
+            })
+            .collect();
+        let flow = AttackFlow {
+            attacker: id,
+            weapon: w.clone(),
+            target: target.clone(),
+            extra_dice: extra,
+            targets: runs,
+            idx: 0,
+            segment: 0,
+            before_done: false,
+            pending_points: None,
+            ap_paid: if prepaid { 0 } else { cost },
+            chain: self.chain + 1,
+            owner: id,
+            counter: None,
+        };
+        Ok(Plan::Attack(Box::new(flow), if prepaid { 0 } else { cost }))
+    }
+
+    /// AREA-*: the squares an area weapon covers, placed per its target.
+    pub(super) fn area_cells(
+        &self,
+        id: CreatureId,
+        w: &Armed,
+        area: &AreaSpec,
+        target: &Target,
+    ) -> Result<Vec<Pos>, Rejection> {
+        let me = &self.creatures[id as usize];
+        let coverage = self.ruleset.area_coverage;
+        match (area, target) {
+            (AreaSpec::Circle { radius }, Target::Square(p)) | (AreaSpec::Ring { radius, .. }, Target::Square(p)) => {
+                if !self.map.in_bounds(*p) {
+                    return reject("ATK-4", format!("{p} is off the map"));
+                }
+                let d = footprint_distance(me.footprint(), Footprint::single(*p));
+                if d > w.weapon.range.max {
+                    return reject(
+                        "ATK-4",
+                        format!("{p} is {d} steps away; {} reaches {}", w.weapon.name, w.weapon.range.max),
+                    );
+                }
+                if !line_of_effect(&self.map, me.origin, *p) {
+                    return reject("AREA-E6", format!("no line of effect to {p}"));
+                }
+                let shape = match area {
+                    AreaSpec::Ring { width, .. } => Shape::Ring { radius: *radius, width: *width },
+                    _ => Shape::Circle { radius: *radius },
+                };
+                Ok(area::covered(&self.map, *p, shape, coverage))
+            }
+            (AreaSpec::Cone { length, angle }, Target::Toward(f)) => Ok(area::covered(
+                &self.map,
+                me.origin,
+                Shape::Sector { length: *length, angle: *angle, facing: *f },
+                coverage,
+            )),
+            (AreaSpec::Ray { length, width }, Target::Toward(f)) => Ok(area::covered(
+                &self.map,
+                me.origin,
+                Shape::Ray { length: *length, width: *width, facing: *f },
+                coverage,
+            )),
+            (AreaSpec::Circle { .. } | AreaSpec::Ring { .. }, _) => {
+                reject("AREA-E1", format!("{} is centred on a square: target Square((x, y))", w.weapon.name))
+            }
+            _ => reject("AREA-E3", format!("{} is aimed along a facing: target Toward(N)", w.weapon.name)),
+        }
+    }
+
+    pub(super) fn start_attack(&mut self, flow: AttackFlow) {
+        let id = flow.attacker;
+        self.chain = flow.chain;
+        let targets: Vec<CreatureId> = flow.targets.iter().map(|t| t.id).collect();
+        let dice = flow.targets.first().map_or_else(
+            || {
+                let a = &self.creatures[id as usize];
+                flow.weapon.weapon.dice.dice_for(&a.attrs) + flow.extra_dice - self.roll_penalty(a.posture)
+            },
+            |t| t.strike.dice,
+        );
+        let mut subjects = targets.clone();
+        subjects.push(id);
+        self.log_about(
+            Event::AttackDeclared { attacker: id, weapon: flow.weapon.key.clone(), targets, dice },
+            &subjects,
+        );
+        {
+            let f = &mut self.creatures[id as usize];
+            f.noisy_round = Some(self.round);
+            if let Some(w) = f.weapons.iter_mut().find(|w| w.key == flow.weapon.key)
+                && let Some(a) = &mut w.ammo
+            {
+                *a -= 1;
+                let left = *a;
+                self.log_about(Event::AmmoSpent { creature: id, weapon: flow.weapon.key.clone(), left }, &[id]);
+            }
+        }
+        if self.creatures[id as usize].hidden.is_some() {
+            self.reveal(id, "it attacked".into());
+        }
+        self.resume_attack(PendingAttack { flow, resolved: Vec::new() });
+    }
+
+    /// Run the attack until it needs an answer (the window then holds it) or is done.
+    pub(super) fn resume_attack(&mut self, mut pending: PendingAttack) {
+        loop {
+            let flow = &mut pending.flow;
+            let attacker = flow.attacker;
+            if !flow.before_done {
+                flow.before_done = true;
+                // TIME-E6: the affected creature may react before the attack (Quick Step).
+                if let (Target::Creature(t), None) = (&flow.target, &flow.weapon.weapon.area) {
+                    let t = *t;
+                    let chain = flow.chain;
+                    let melee = !flow.weapon.weapon.range.ranged;
+                    if self.can_quick_step(t, attacker, chain) || (melee && self.can_counter(t, attacker, chain)) {
+                        return self.open_window(t, WindowKind::BeforeAttack, pending);
+                    }
+                }
+                continue;
+            }
+            if flow.idx >= flow.targets.len() {
+                // TIME-13 / TIME-E6: a simultaneous counter resolves next; damage waits for both.
+                let next = flow.counter.take();
+                match next {
+                    Some(counter) => {
+                        let done = std::mem::replace(&mut pending.flow, *counter);
+                        pending.resolved.push(done);
+                        continue;
+                    }
+                    None => {
+                        pending.resolved.push(pending.flow);
+                        return self.finish_attack(pending.resolved);
+                    }
+                }
+            }
+            if flow.segment >= flow.weapon.weapon.segments.max(1) {
+                flow.idx += 1;
+                flow.segment = 0;
+                continue;
+            }
+            let run = flow.targets[flow.idx].clone();
+            let segment = flow.segment;
+            let chain = flow.chain;
+            let faces = roll_faces(&mut self.rng, run.strike.dice);
+            let pts = points(&faces) as i32;
+            let tname = self.creatures[run.id as usize].name.clone();
+            self.log_about(
+                Event::Rolled {
+                    creature: attacker,
+                    purpose: format!("attack on {tname}, segment {}", segment + 1),
+                    faces,
+                    points: pts,
+                },
+                &[attacker, run.id],
+            );
+            let harmful = pts > 0 && pts - run.strike.protection > 0;
+            let target = &self.creatures[run.id as usize];
+            let can_pay = run.defense_paid || (target.ap >= DEFEND_AP && target.reacted_chain != chain);
+            if harmful && run.strike.defendable.is_ok() && target.can_act() && can_pay {
+                pending.flow.pending_points = Some(pts);
+                return self.open_window(run.id, WindowKind::Defense, pending);
+            }
+            if harmful && !run.told_undefendable {
+                let reason = match &run.strike.defendable {
+                    Err(e) => Some(e.to_string()),
+                    Ok(()) if !can_pay => Some("no AP or reaction left to defend (TIME-12, TIME-15)".into()),
+                    Ok(()) => None,
+                };
+                if let Some(reason) = reason {
+                    let i = pending.flow.idx;
+                    pending.flow.targets[i].told_undefendable = true;
+                    self.log_about(Event::Undefendable { target: run.id, reason }, &[attacker, run.id]);
+                }
+            }
+            self.settle_segment(&mut pending.flow, pts, None, None);
+        }
+    }
+
+    /// Record one resolved segment and move on.
+    pub(super) fn settle_segment(
+        &mut self,
+        flow: &mut AttackFlow,
+        pts: i32,
+        defense: Option<Defense>,
+        defense_points: Option<i32>,
+    ) {
+        let run = &mut flow.targets[flow.idx];
+        let out = resolve_segment(pts, run.strike.protection, defense_points, &DamageModifiers::default(), 0);
+        run.damage += out.damage;
+        run.hit |= out.hit;
+        let (attacker, target, segment, protection) = (flow.attacker, run.id, flow.segment, run.strike.protection);
+        flow.segment += 1;
+        flow.pending_points = None;
+        self.log_about(
+            Event::SegmentResolved {
+                attacker,
+                target,
+                segment: segment + 1,
+                attack_points: pts,
+                protection,
+                defense: if out.defense_points.is_some() { defense } else { None },
+                defense_points: out.defense_points,
+                solid_defense: out.solid_defense,
+                hit: out.hit,
+                damage: out.damage,
+            },
+            &[attacker, target],
+        );
+    }
+
+    /// ATK-E7 steps 5-6: apply all damage of the attack and its simultaneous reactions as one
+    /// batch, then unconsciousness and death.
+    fn finish_attack(&mut self, flows: Vec<AttackFlow>) {
+        let Some(owner) = flows.first().map(|f| f.owner) else { return };
+        let mut struck = Vec::new();
+        let mut coups = Vec::new();
+        for flow in &flows {
+            let attacker = flow.attacker;
+            for run in &flow.targets {
+                if run.hit && self.hostile(attacker, run.id) {
+                    self.creatures[run.id as usize].hit_this_round = true;
+                }
+                // FLOW-7 (Engine decision: attacking a creature that is already unconscious is
+                // the declaration): any hit kills it.
+                if run.hit && self.ruleset.coup_de_grace && run.coup_de_grace {
+                    coups.push(run.id);
+                    continue;
+                }
+                if run.damage <= 0 {
+                    continue;
+                }
+                let f = &mut self.creatures[run.id as usize];
+                let order: Vec<Attribute> = if f.allocation.is_empty() {
+                    flow.weapon.weapon.targets.clone()
+                } else {
+                    f.allocation.iter().copied().filter(|a| flow.weapon.weapon.targets.contains(a)).collect()
+                };
+                let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
+                let split = allocate_damage(&mut f.attrs, &order, run.damage, how);
+                for (a, dice) in split {
+                    let left = self.creatures[run.id as usize].attrs.dice(a);
+                    self.log_about(Event::Damaged { creature: run.id, attribute: a, dice, left }, &[run.id, attacker]);
+                }
+                struck.push(run.id);
+            }
+        }
+        self.check_unconscious(&struck);
+        for id in coups {
+            if self.creatures[id as usize].is_active() {
+                let before = self.side_knowledge();
+                self.creatures[id as usize].presence = Presence::Dead;
+                let all = self.all_sides();
+                self.log_to(Event::Died { creature: id }, all);
+                self.refresh_perception_of(id);
+                self.emit_perception_changes(&before);
+            }
+        }
+        self.phase = Phase::Turn(owner);
+        self.check_victory(false);
+        // An attack completed at the start of a turn (long-term) leaves the turn to continue;
+        // if the owner fell, its turn ends.
+        if matches!(self.phase, Phase::Turn(_)) && !self.creatures[owner as usize].can_act() {
+            self.end_turn();
+        }
+    }
+
+    /// CRE-6, CRE-7, FLOW-8, POST-5: fall unconscious (and Lying) or die.
+    pub(super) fn check_unconscious(&mut self, ids: &[CreatureId]) {
+        for &id in ids {
+            let f = &self.creatures[id as usize];
+            if !f.is_active() {
+                continue;
+            }
+            let all = self.all_sides();
+            if f.attrs.is_dead() {
+                let before = self.side_knowledge();
+                self.creatures[id as usize].presence = Presence::Dead;
+                self.creatures[id as usize].long_term = None;
+                self.log_to(Event::Died { creature: id }, all);
+                self.refresh_perception_of(id);
+                self.emit_perception_changes(&before);
+            } else if f.attrs.is_unconscious() && f.posture != Posture::Lying {
+                let before = self.side_knowledge();
+                self.log_to(Event::Unconscious { creature: id }, all);
+                let f = &mut self.creatures[id as usize];
+                f.posture = Posture::Lying;
+                if f.long_term.take().is_some() {
+                    self.log_about(
+                        Event::LongTermAborted { creature: id, reason: "fell unconscious (TIME-E5)".into() },
+                        &[id],
+                    );
+                }
+                self.log_about(Event::PostureChanged { creature: id, posture: Posture::Lying, forced: true }, &[id]);
+                self.refresh_perception_of(id);
+                self.emit_perception_changes(&before);
+            }
+        }
+    }
+}

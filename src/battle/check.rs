@@ -1,0 +1,208 @@
+//! Checking a command: accept it as a [`Plan`] ready to execute, or reject it with the rule it
+//! breaks. Pure: a check never changes the battle.
+
+use super::attack::AttackFlow;
+use super::state::*;
+use super::types::*;
+use crate::rules::attack::Defense;
+use crate::rules::costs::{FLEE_AP, HIDE_AP, MOVE_AP, SEARCH_AP};
+use crate::rules::creature::Attribute;
+use crate::rules::facing::Facing;
+use crate::rules::flow::FLEE_STREAK;
+use crate::rules::grid::{Pos, distance};
+use crate::rules::los::{Disguise, clear_line, search_difficulty};
+use crate::rules::movement::validate_path;
+use crate::rules::posture::{Posture, transition_cost};
+
+/// A checked command, ready to execute.
+pub(super) enum Plan {
+    Move { path: Vec<Pos>, cost: u32, sprint: bool, face: Option<Facing> },
+    Face(Facing),
+    Posture(Posture, i32),
+    Attack(Box<AttackFlow>, i32),
+    LongTerm { weapon: String, target: Target, additives: Vec<String>, cost: i32 },
+    Defend(Option<Defense>),
+    QuickStep { to: Pos, face: Option<Facing>, ap: i32 },
+    Counter(Box<AttackFlow>, i32),
+    PassBefore,
+    Search(Pos),
+    Hide(i64),
+    Flee,
+    Abort,
+    Allocation(Vec<Attribute>),
+    Delay(CreatureId),
+    EndTurn,
+}
+
+pub(super) fn reject<T>(rule: &'static str, reason: impl Into<String>) -> Result<T, Rejection> {
+    Err(Rejection::new(rule, reason))
+}
+
+/// Squares farther than this from the origin are refused before any arithmetic touches them.
+const FAR: i32 = 100_000;
+
+impl Battle {
+    /// Would this command be accepted now? Pure: nothing changes.
+    pub fn check(&self, creature: CreatureId, command: &Command) -> Result<(), Rejection> {
+        self.plan(creature, command).map(|_| ())
+    }
+
+    pub(super) fn plan(&self, id: CreatureId, command: &Command) -> Result<Plan, Rejection> {
+        let Some(me) = self.creatures.get(id as usize) else {
+            return reject("CRE-1", format!("there is no creature {id}"));
+        };
+        // Absurd coordinates are refused before any arithmetic can overflow on them.
+        let far = |p: &Pos| p.x.abs() > FAR || p.y.abs() > FAR;
+        let wild = match command {
+            Command::Move { path, .. } => path.iter().any(far),
+            Command::QuickStep { to, .. } => far(to),
+            Command::Search { at } => far(at),
+            Command::Attack { target: Target::Square(p), .. } => far(p),
+            _ => false,
+        };
+        if wild {
+            return reject("SPACE-1", "a square in the command lies far off the map");
+        }
+        match &self.phase {
+            Phase::Over(_) => return reject("FLOW-E3", "the battle is over"),
+            Phase::Window(w) => {
+                if w.creature != id {
+                    let who = &self.creatures[w.creature as usize].name;
+                    return reject("TIME-7", format!("only {who} may react now"));
+                }
+                return match (w.kind, command) {
+                    (WindowKind::Defense, Command::Defend { defense }) => self.plan_defend(w, *defense),
+                    (WindowKind::Defense, Command::Pass) => Ok(Plan::Defend(None)),
+                    (WindowKind::BeforeAttack, Command::QuickStep { to, face }) => self.plan_quick_step(id, *to, *face),
+                    (WindowKind::BeforeAttack, Command::CounterAttack { weapon }) => self.plan_counter(w, weapon),
+                    (WindowKind::BeforeAttack, Command::Pass | Command::Defend { defense: None }) => {
+                        Ok(Plan::PassBefore)
+                    }
+                    (kind, _) => reject("TIME-12", format!("a {kind:?} window is open; answer it first")),
+                };
+            }
+            Phase::Turn(current) if *current != id => {
+                let who = &self.creatures[*current as usize].name;
+                return reject("TIME-7", format!("it is {who}'s turn; outside its own turn a creature may only react"));
+            }
+            Phase::Turn(_) => {}
+        }
+        if me.long_term.is_some() && !matches!(command, Command::AbortLongTerm | Command::EndTurn) {
+            return reject(
+                "TIME-11",
+                "a long-term action is under way: no other action until it completes or is aborted",
+            );
+        }
+        let need = |ap: i32| -> Result<(), Rejection> {
+            if me.ap < ap { reject("TIME-8", format!("needs {ap} AP, {} has {}", me.name, me.ap)) } else { Ok(()) }
+        };
+        match command {
+            Command::Move { path, sprint, face } => {
+                need(MOVE_AP)?;
+                if !self.ruleset.facing && face.is_some() {
+                    return reject("GEN-2", "facing is switched off in this ruleset");
+                }
+                if path.len() < 2 || path[0] != me.origin {
+                    return reject("MOVE-1", format!("a path must start at {} and go somewhere", me.origin));
+                }
+                if path.len() > 512 {
+                    return reject("MOVE-1", "the path is longer than any move");
+                }
+                let mover = self.mover(id, *sprint);
+                let occupancy = self.occupancy_for(id);
+                let cost = validate_path(&self.map, Some(&occupancy), &mover, path)
+                    .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;
+                Ok(Plan::Move { path: path.clone(), cost, sprint: *sprint, face: *face })
+            }
+            Command::Face { facing } => {
+                if !self.ruleset.facing {
+                    return reject("GEN-2", "facing is switched off in this ruleset");
+                }
+                Ok(Plan::Face(*facing))
+            }
+            Command::ChangePosture { posture } => {
+                if !self.ruleset.postures {
+                    return reject("GEN-2", "postures are switched off in this ruleset");
+                }
+                if *posture == me.posture {
+                    return reject("POST-2", format!("{} is already {}", me.name, posture.name()));
+                }
+                let cost = transition_cost(me.posture, *posture, self.ruleset.posture_costs);
+                need(cost)?;
+                Ok(Plan::Posture(*posture, cost))
+            }
+            Command::Attack { weapon, target, additives } => self.plan_attack(id, weapon, target, additives, false),
+            Command::Defend { .. } | Command::QuickStep { .. } | Command::CounterAttack { .. } | Command::Pass => {
+                reject("TIME-12", "no reaction window is open")
+            }
+            Command::Search { at } => {
+                need(SEARCH_AP)?;
+                if !self.map.in_bounds(*at) {
+                    return reject("PERC-7", format!("{at} is off the map"));
+                }
+                let d = distance(me.origin, *at);
+                if d > 1 && (d > 8 || !clear_line(&self.map, me.origin, *at)) {
+                    return reject("PERC-7", "search a place within 8 steps that you can see");
+                }
+                Ok(Plan::Search(*at))
+            }
+            Command::Hide => {
+                need(HIDE_AP)?;
+                if me.hidden.is_some() {
+                    return reject("PERC-E4", format!("{} is already hidden", me.name));
+                }
+                if let Some(w) =
+                    self.creatures.iter().find(|o| o.can_act() && self.hostile(o.id, id) && self.perceives(o.id, id))
+                {
+                    return reject("PERC-E4", format!("{} perceives {}: no hiding in plain sight", w.name, me.name));
+                }
+                let concealing = me.footprint().cells().any(|c| self.map.terrain(c).concealing);
+                let grade = if concealing { Disguise::Careful } else { Disguise::Simple };
+                Ok(Plan::Hide(search_difficulty(me.size.search_difficulty(), grade)))
+            }
+            Command::Flee => {
+                if me.hit_free_streak < FLEE_STREAK {
+                    return reject(
+                        "FLOW-5",
+                        format!("fleeing needs {FLEE_STREAK} rounds unhit; {} has {}", me.name, me.hit_free_streak),
+                    );
+                }
+                need(FLEE_AP)?;
+                Ok(Plan::Flee)
+            }
+            Command::AbortLongTerm => {
+                if me.long_term.is_none() {
+                    return reject("TIME-11", "no long-term action to abort");
+                }
+                Ok(Plan::Abort)
+            }
+            Command::SetAllocation { order } => {
+                let mut seen = [false; 3];
+                for a in order {
+                    if std::mem::replace(&mut seen[a.index()], true) {
+                        return reject("CRE-5", "each attribute may be listed once");
+                    }
+                }
+                Ok(Plan::Allocation(order.clone()))
+            }
+            Command::Delay { after } => {
+                // Engine decision after 001's Defer (TIME-D4 variants): once a round, before
+                // spending anything, move one's slot to just after a creature still to act.
+                if me.spent_this_turn > 0 || me.ap < me.max_ap {
+                    return reject("TIME-D4", "delay before spending any AP this turn");
+                }
+                if me.delayed_round == Some(self.round) {
+                    return reject("TIME-D4", "a creature may delay once a round");
+                }
+                let Some(at) = self.order.iter().position(|c| c == after) else {
+                    return reject("TIME-D4", format!("creature {after} is not in the turn order"));
+                };
+                if at <= self.turn {
+                    return reject("TIME-D4", "delay only until after a creature still to act this round");
+                }
+                Ok(Plan::Delay(*after))
+            }
+            Command::EndTurn => Ok(Plan::EndTurn),
+        }
+    }
+}

@@ -1,0 +1,469 @@
+//! The rules as this battle applies them, for whoever plays a side: the AI and the client ask
+//! here ("what can this creature reach", "what would this attack roll", "what does this side
+//! see") and never re-assemble a rule themselves. Every query is pure: nothing is rolled and
+//! nothing changes.
+
+use super::check::{Plan, reject};
+use super::state::*;
+use super::types::*;
+use crate::rules::attack::{AttackOdds, DamageDistribution, DamageModifiers, Defense, damage_distribution};
+use crate::rules::costs::{DEFEND_AP, MOVE_AP};
+use crate::rules::creature::may_pass_through;
+use crate::rules::dice::points_distribution;
+use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::los::{BlindSide, field_of_view_into};
+use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, reachable};
+use crate::rules::posture::Posture;
+
+/// One defense a target may roll against an attack.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DefenseOption {
+    pub defense: Defense,
+    /// Dice it would roll (attribute, posture, shield: ATK-E3, POST-E1).
+    pub dice: i32,
+    /// AP it costs now (0 when this attack's defense is already paid, ATK-E3).
+    pub ap: i32,
+    /// Ok, or the rule that forbids this defense here (ATK-11, TIME-12, TIME-15, FACE-4 …).
+    pub allowed: Result<(), Rejection>,
+}
+
+/// What an attack would roll against one target, before anything is rolled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AttackPreview {
+    pub attacker: CreatureId,
+    pub target: CreatureId,
+    pub weapon: String,
+    /// Dice after every modifier (attribute, additives, range, posture).
+    pub dice: i32,
+    pub segments: u32,
+    /// Protection after cover, posture and penetration.
+    pub protection: i32,
+    /// The target has terrain cover (ATK-E5).
+    pub cover: bool,
+    /// The attacker stands in the target's rear arc (FACE-4).
+    pub rear: bool,
+    /// FLOW-7: the target is unconscious, so any hit finishes it.
+    pub coup_de_grace: bool,
+    /// AP of the attack with its additives (above the attacker's maximum: long-term, TIME-11).
+    pub ap: i32,
+    /// Ok, or why the attack cannot reach the target from there (ATK-4, ATK-E2, PERC-3); the
+    /// numbers above then assume it could.
+    pub in_reach: Result<(), Rejection>,
+    /// Ok, or why the target cannot defend at all (ATK-11, ATK-17, TIME-11, FACE-4).
+    pub defendable: Result<(), Rejection>,
+    /// Every defense the attack allows, with the target's dice for it.
+    pub defenses: Vec<DefenseOption>,
+}
+
+impl AttackPreview {
+    /// The defense the target may roll with the most dice (ties: the attack's listed order).
+    pub fn best_defense(&self) -> Option<&DefenseOption> {
+        self.defenses.iter().filter(|d| d.allowed.is_ok()).fold(None, |best: Option<&DefenseOption>, d| match best {
+            Some(b) if b.dice >= d.dice => Some(b),
+            _ => Some(d),
+        })
+    }
+    /// The dice of the best defense the target may roll, 0 when it cannot defend.
+    pub fn best_defense_dice(&self) -> i32 {
+        self.best_defense().map_or(0, |d| d.dice)
+    }
+    /// The exact damage distribution (ATK-E4) if the target rolls `defense_dice` per segment.
+    pub fn odds(&self, defense_dice: i32) -> DamageDistribution {
+        damage_distribution(&AttackOdds {
+            dice: self.dice.max(0),
+            segments: self.segments,
+            protection: self.protection,
+            defense_dice: defense_dice.max(0),
+            modifiers: DamageModifiers::default(),
+        })
+    }
+    /// Expected damage with the target's best defense (or none if it cannot defend).
+    pub fn expected_damage(&self) -> f64 {
+        self.odds(self.best_defense_dice()).expected_damage
+    }
+    /// Expected damage a defense prevents compared with taking the attack.
+    pub fn expected_reduction(&self, option: &DefenseOption) -> f64 {
+        self.odds(0).expected_damage - self.odds(option.dice).expected_damage
+    }
+}
+
+/// A hypothetical attack: the attacker standing at `from`, the target at `target_at`.
+#[derive(Clone, Copy, Debug)]
+pub struct AttackQuery<'a> {
+    pub attacker: CreatureId,
+    pub from: Placement,
+    pub weapon: &'a str,
+    pub additives: &'a [String],
+    pub target: CreatureId,
+    pub target_at: Placement,
+    /// Skip the range, line and perception checks and take the numbers as if in reach (for
+    /// threats from afar); `in_reach` is then Ok without being checked.
+    pub assume_reach: bool,
+}
+
+impl<'a> AttackQuery<'a> {
+    pub fn new(
+        attacker: CreatureId,
+        from: Placement,
+        weapon: &'a str,
+        target: CreatureId,
+        target_at: Placement,
+    ) -> Self {
+        AttackQuery { attacker, from, weapon, additives: &[], target, target_at, assume_reach: false }
+    }
+    pub fn with_additives(self, additives: &'a [String]) -> Self {
+        AttackQuery { additives, ..self }
+    }
+    pub fn assuming_reach(self) -> Self {
+        AttackQuery { assume_reach: true, ..self }
+    }
+}
+
+/// The attack an open reaction window is about, as the answering creature faces it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowPreview {
+    pub creature: CreatureId,
+    pub kind: WindowKind,
+    pub attacker: CreatureId,
+    pub weapon: String,
+    /// The weapon's reach (range maximum).
+    pub reach: i32,
+    pub ranged: bool,
+    /// The attack against the answering creature (dice, protection, its defenses).
+    pub attack: AttackPreview,
+    /// Defense window: the attack points rolled for this segment, and what gets through
+    /// protection if it is taken.
+    pub points: Option<i32>,
+    pub damage_if_taken: Option<i32>,
+}
+
+impl WindowPreview {
+    /// Expected damage `option` prevents of this segment's `damage_if_taken` (0 when unknown):
+    /// E[min(defense points, damage)].
+    pub fn expected_prevented(&self, option: &DefenseOption) -> f64 {
+        let Some(after) = self.damage_if_taken else { return 0.0 };
+        points_distribution(option.dice).iter().enumerate().map(|(k, q)| (k as i32).min(after) as f64 * q).sum()
+    }
+}
+
+/// A square a Quick Step could reach (TIME-14), and whether the attack would then miss its
+/// reach and be cancelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepOption {
+    pub to: Pos,
+    pub cancels: bool,
+}
+
+impl Battle {
+    /// MOVE-1, POST-3: the mover for this creature as the battle moves it (its size, speed and
+    /// posture as this ruleset counts it).
+    pub fn mover(&self, id: CreatureId, sprint: bool) -> Mover {
+        let f = &self.creatures[id as usize];
+        Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture) }
+    }
+
+    /// SPACE-E5: what every other present creature's squares mean for this mover.
+    pub fn occupancy_for(&self, mover: CreatureId) -> Vec<Occupant> {
+        let me = &self.creatures[mover as usize];
+        let mut occ = vec![Occupant::Free; (self.map.width() * self.map.height()) as usize];
+        for o in &self.creatures {
+            if o.id == mover || !o.is_active() {
+                continue;
+            }
+            let kind =
+                if may_pass_through(me.size, false, o.size, false) { Occupant::PassOnly } else { Occupant::Blocked };
+            for c in o.footprint().cells() {
+                if self.map.in_bounds(c) {
+                    occ[self.map.index(c)] = kind;
+                }
+            }
+        }
+        occ
+    }
+
+    /// MOVE-1, MOVE-8: where one move of this creature can end now, with path costs; or the
+    /// rule that keeps it from moving (TIME-8 no AP, TIME-11 busy, MOVE-6 cannot move).
+    pub fn reachable(&self, id: CreatureId, sprint: bool) -> Result<MoveField, Rejection> {
+        let f = &self.creatures[id as usize];
+        if f.long_term.is_some() {
+            return reject("TIME-11", format!("{} is busy with a long-term action", f.name));
+        }
+        if f.ap < MOVE_AP {
+            return reject("TIME-8", format!("a move needs {MOVE_AP} AP, {} has {}", f.name, f.ap));
+        }
+        reachable(&self.map, Some(&self.occupancy_for(id)), &self.mover(id, sprint), f.origin)
+            .map_err(|e| Rejection::new(e.rule(), e.to_string()))
+    }
+
+    /// The cheapest path of one move to `at` (start square first), if a move can end there.
+    pub fn path_to(&self, id: CreatureId, at: Pos, sprint: bool) -> Option<Vec<Pos>> {
+        let field = self.reachable(id, sprint).ok()?;
+        (at != self.creatures[id as usize].origin && field.can_end_at(at)).then(|| field.path_to(at)).flatten()
+    }
+
+    /// Walking costs over the whole map for this creature's footprint from `from`, ignoring
+    /// creatures (they move) and posture: for planning journeys of several moves.
+    pub fn journey_costs(&self, id: CreatureId, from: Pos) -> MoveField {
+        let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
+        cost_field(&self.map, None, &walker, from)
+    }
+
+    /// The dice `creature` would roll for `defense` in `posture` (ATK-E3, POST-E1, shield).
+    pub fn defense_dice(&self, creature: CreatureId, posture: Posture, defense: Defense) -> i32 {
+        self.defense_dice_of(&self.creatures[creature as usize], posture, defense)
+    }
+
+    /// The defenses `t` in `posture` may roll against an attack allowing `allowed`, given
+    /// whether it can defend at all and whether it has already paid (ATK-E3).
+    fn defense_options(
+        &self,
+        t: &Fighter,
+        posture: Posture,
+        allowed: &[Defense],
+        defendable: &Result<(), Rejection>,
+        paid: bool,
+    ) -> Vec<DefenseOption> {
+        let ap = if paid { 0 } else { DEFEND_AP };
+        allowed
+            .iter()
+            .map(|&defense| {
+                let allowed = match defendable {
+                    Err(e) => Err(e.clone()),
+                    Ok(()) if t.ap < ap => {
+                        Err(Rejection::new("TIME-12", format!("a defense needs {ap} AP, {} has {}", t.name, t.ap)))
+                    }
+                    Ok(()) => Ok(()),
+                };
+                DefenseOption { defense, dice: self.defense_dice_of(t, posture, defense), ap, allowed }
+            })
+            .collect()
+    }
+
+    /// The creatures an area attack command would cover now as the attacker's side knows it
+    /// (its own and those it perceives), if the command is legal.
+    pub fn area_targets(&self, attacker: CreatureId, command: &Command) -> Option<Vec<CreatureId>> {
+        Some(self.attack_preview(attacker, command).ok()?.iter().map(|p| p.target).collect())
+    }
+
+    /// What an attack command would roll against each target now, or why it is refused. Only
+    /// targets the attacker's side perceives are listed: an area may also strike creatures it
+    /// does not know are there, and a preview must not tell.
+    pub fn attack_preview(&self, attacker: CreatureId, command: &Command) -> Result<Vec<AttackPreview>, Rejection> {
+        let Command::Attack { weapon, target, additives } = command else {
+            return reject("ATK-E7", "not an attack");
+        };
+        let flow = match self.plan(attacker, command)? {
+            Plan::Attack(flow, _) => flow,
+            // A long-term attack: the numbers are those it will have when it completes.
+            Plan::LongTerm { .. } => match self.plan_attack(attacker, weapon, target, additives, true)? {
+                Plan::Attack(flow, _) => flow,
+                _ => return Ok(Vec::new()),
+            },
+            _ => return Ok(Vec::new()),
+        };
+        let me = &self.creatures[attacker as usize];
+        let ap = self.additive_cost(me, &flow.weapon, additives).map_or(flow.weapon.weapon.ap, |(ap, _)| ap);
+        let side = me.side;
+        Ok(flow
+            .targets
+            .iter()
+            .filter(|run| self.side_perceives(side, run.id))
+            .map(|run| {
+                let t = &self.creatures[run.id as usize];
+                let s = &run.strike;
+                AttackPreview {
+                    attacker,
+                    target: run.id,
+                    weapon: flow.weapon.key.clone(),
+                    dice: s.dice,
+                    segments: flow.weapon.weapon.segments,
+                    protection: s.protection,
+                    cover: s.cover,
+                    rear: s.rear,
+                    coup_de_grace: run.coup_de_grace,
+                    ap,
+                    in_reach: Ok(()),
+                    defendable: s.defendable.clone(),
+                    defenses: self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, false),
+                }
+            })
+            .collect())
+    }
+
+    /// What a single-target attack would roll with the attacker at `q.from` and the target at
+    /// `q.target_at` (for plans: "if I stood there"). Errors are about the weapon itself (none
+    /// carried, out of ammunition, an area weapon, a bad additive); range, line and perception
+    /// from there are in [`AttackPreview::in_reach`].
+    pub fn preview_attack(&self, q: &AttackQuery) -> Result<AttackPreview, Rejection> {
+        let a = &self.creatures[q.attacker as usize];
+        let Some(t) = self.creatures.get(q.target as usize) else {
+            return reject("CRE-1", format!("there is no creature {}", q.target));
+        };
+        let Some(w) = a.weapon(q.weapon) else {
+            return reject("ATK-1", format!("{} carries no '{}'", a.name, q.weapon));
+        };
+        if w.ammo == Some(0) {
+            return reject("ATK-6", format!("{} is out of ammunition", w.weapon.name));
+        }
+        if w.weapon.area.is_some() {
+            return reject("AREA-E1", format!("{} is an area weapon", w.weapon.name));
+        }
+        let (ap, extra) = self.additive_cost(a, w, q.additives)?;
+        let reach = if q.assume_reach { Ok(0) } else { self.reach(a, q.from, q.target, q.target_at.origin, w) };
+        let modifier = *reach.as_ref().unwrap_or(&0);
+        let s = self.strike(a, q.from, w, extra, modifier, q.from.origin, t, q.target_at);
+        Ok(AttackPreview {
+            attacker: q.attacker,
+            target: q.target,
+            weapon: w.key.clone(),
+            dice: s.dice,
+            segments: w.weapon.segments,
+            protection: s.protection,
+            cover: s.cover,
+            rear: s.rear,
+            coup_de_grace: t.attrs.is_unconscious(),
+            ap,
+            in_reach: reach.map(|_| ()),
+            defenses: self.defense_options(t, q.target_at.posture, &w.weapon.defenses, &s.defendable, false),
+            defendable: s.defendable,
+        })
+    }
+
+    /// The squares an area attack would cover, if it is possible (AREA-*).
+    pub fn area_squares(&self, attacker: CreatureId, command: &Command) -> Option<Vec<Pos>> {
+        let Command::Attack { weapon, target, .. } = command else { return None };
+        let w = self.creatures.get(attacker as usize)?.weapon(weapon)?;
+        let area = w.weapon.area.as_ref()?;
+        self.area_cells(attacker, w, area, target).ok()
+    }
+
+    /// The attack an open window is about, as the answering creature faces it.
+    pub fn window_preview(&self) -> Option<WindowPreview> {
+        let w = self.window()?;
+        let flow = &w.attack.flow;
+        let run = flow.targets.iter().find(|r| r.id == w.creature)?;
+        let t = &self.creatures[w.creature as usize];
+        let s = &run.strike;
+        let mut defenses =
+            self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, run.defense_paid);
+        // TIME-15: one reaction per chain.
+        for d in &mut defenses {
+            if d.allowed.is_ok() && !run.defense_paid && t.reacted_chain == flow.chain {
+                d.allowed = reject("TIME-15", format!("{} has already reacted in this chain", t.name));
+            }
+        }
+        let attack = AttackPreview {
+            attacker: flow.attacker,
+            target: w.creature,
+            weapon: flow.weapon.key.clone(),
+            dice: s.dice,
+            segments: flow.weapon.weapon.segments,
+            protection: s.protection,
+            cover: s.cover,
+            rear: s.rear,
+            coup_de_grace: run.coup_de_grace,
+            ap: flow.ap_paid,
+            in_reach: Ok(()),
+            defendable: s.defendable.clone(),
+            defenses,
+        };
+        let points = if w.kind == WindowKind::Defense { flow.pending_points } else { None };
+        Some(WindowPreview {
+            creature: w.creature,
+            kind: w.kind,
+            attacker: flow.attacker,
+            weapon: flow.weapon.key.clone(),
+            reach: flow.weapon.weapon.range.max,
+            ranged: flow.weapon.weapon.range.ranged,
+            attack,
+            points,
+            damage_if_taken: points.map(|p| (p - s.protection).max(0)),
+        })
+    }
+
+    /// TIME-14: the squares the answering creature may Quick Step to now, each with whether the
+    /// attack would then be cancelled (out of reach, line or sight).
+    pub fn quick_step_options(&self) -> Vec<StepOption> {
+        let Some(w) = self.window().filter(|w| w.kind == WindowKind::BeforeAttack) else { return Vec::new() };
+        let me = &self.creatures[w.creature as usize];
+        let a = &self.creatures[w.attacker as usize];
+        let mut out = Vec::new();
+        for dy in -1..=1 {
+            for dx in -1..=1 {
+                let to = me.origin.offset(dx, dy);
+                if (dx, dy) == (0, 0) || self.plan_quick_step(w.creature, to, None).is_err() {
+                    continue;
+                }
+                let cancels = self.reach(a, a.placement(), w.creature, to, &w.attack.flow.weapon).is_err();
+                out.push(StepOption { to, cancels });
+            }
+        }
+        out
+    }
+
+    /// TIME-13: the counter-attacks the answering creature may make now, each with what it
+    /// would roll against the attacker.
+    pub fn counter_options(&self) -> Vec<AttackPreview> {
+        let Some(w) = self.window().filter(|w| w.kind == WindowKind::BeforeAttack) else { return Vec::new() };
+        let me = &self.creatures[w.creature as usize];
+        me.weapons
+            .iter()
+            .filter(|arm| self.plan_counter(w, &arm.key).is_ok())
+            .filter_map(|arm| {
+                let a = &self.creatures[w.attacker as usize];
+                self.preview_attack(&AttackQuery::new(w.creature, me.placement(), &arm.key, w.attacker, a.placement()))
+                    .ok()
+            })
+            .collect()
+    }
+
+    /// PERC-2, PERC-E1, PERC-E3, FACE-4: the squares `side`'s standing creatures see now (in
+    /// vision range, on a clear line, not in their blind rear, lit unless they see in the
+    /// dark), indexed like the map.
+    pub fn seen_squares(&self, side: usize) -> Vec<bool> {
+        let mut seen = vec![false; (self.map.width() * self.map.height()) as usize];
+        let mut fov = Vec::new();
+        for m in self.creatures.iter().filter(|m| m.side == side && m.can_act()) {
+            let blind = self.ruleset.facing.then_some(BlindSide { facing: m.facing, arcs: self.ruleset.facing_arcs });
+            for eye in m.footprint().cells() {
+                field_of_view_into(&self.map, eye, m.senses.vision, blind, &mut fov);
+                for &p in &fov {
+                    if m.senses.darkvision || !self.map.terrain(p).dark {
+                        seen[self.map.index(p)] = true;
+                    }
+                }
+            }
+        }
+        seen
+    }
+
+    /// May `side` be shown this creature now: its own (once arrived), or one it perceives.
+    pub fn shown_to(&self, side: usize, creature: CreatureId) -> bool {
+        self.side_perceives(side, creature)
+    }
+
+    /// The present creature on `at` that `side` may be shown.
+    pub fn shown_creature_at(&self, side: usize, at: Pos) -> Option<&Fighter> {
+        self.creatures.iter().find(|c| c.is_active() && c.footprint().contains(at) && self.shown_to(side, c.id))
+    }
+
+    /// Hostile creatures `side` perceives now, present and not yet gone.
+    pub fn perceived_hostiles(&self, side: usize) -> Vec<CreatureId> {
+        self.creatures
+            .iter()
+            .filter(|o| o.is_active() && self.hostile_sides(side, o.side) && self.side_perceives(side, o.id))
+            .map(|o| o.id)
+            .collect()
+    }
+
+    /// Steps between two creatures' footprints (SPACE-6).
+    pub fn distance_between(&self, a: CreatureId, b: CreatureId) -> i32 {
+        footprint_distance(self.creatures[a as usize].footprint(), self.creatures[b as usize].footprint())
+    }
+
+    /// Steps from a creature standing at `at` to another creature.
+    pub fn distance_from(&self, id: CreatureId, at: Pos, other: CreatureId) -> i32 {
+        let me = &self.creatures[id as usize];
+        footprint_distance(Footprint::new(at, me.size.footprint()), self.creatures[other as usize].footprint())
+    }
+}

@@ -1,0 +1,258 @@
+//! Reaction windows on an attack (TIME-E6): "before" reactions (Quick Step, TIME-14),
+//! simultaneous counter-attacks (TIME-13) and defenses (ATK-11), checked and answered.
+
+use super::attack::{AttackFlow, PendingAttack, Strike, TargetRun};
+use super::check::{Plan, reject};
+use super::state::*;
+use super::types::*;
+use crate::rules::attack::Defense;
+use crate::rules::costs::DEFEND_AP;
+use crate::rules::dice::{points, roll_faces};
+use crate::rules::facing::Facing;
+use crate::rules::grid::Pos;
+use crate::rules::movement::{Mover, validate_path};
+use crate::rules::posture::Posture;
+
+impl Battle {
+    /// Pause the attack for `creature`'s answer: the window holds the attack until then.
+    pub(super) fn open_window(&mut self, creature: CreatureId, kind: WindowKind, attack: PendingAttack) {
+        let attacker = attack.flow.attacker;
+        self.phase = Phase::Window(Box::new(ReactionWindow { creature, kind, attacker, attack }));
+        let side = self.sides[self.creatures[creature as usize].side].name.clone();
+        self.log_to(Event::ReactionWindowOpened { creature, kind, attacker }, vec![side]);
+    }
+
+    /// Close the open window, handing the turn back to the chain's owner, and take its attack.
+    fn close_window(&mut self) -> PendingAttack {
+        let Phase::Window(w) = std::mem::replace(&mut self.phase, Phase::Turn(0)) else {
+            unreachable!("a window plan is only made while a window is open")
+        };
+        self.phase = Phase::Turn(w.attack.flow.owner);
+        w.attack
+    }
+
+    /// TIME-12, TIME-15, TIME-11, PERC-3, FACE-4: may `t` react to this attacker's attack with a
+    /// reaction costing `ap`?
+    pub(super) fn may_react(&self, t: CreatureId, attacker: CreatureId, chain: u32, ap: i32) -> bool {
+        let f = &self.creatures[t as usize];
+        f.can_act()
+            && f.ap >= ap
+            && f.reacted_chain != chain
+            && f.long_term.is_none()
+            && self.perceives(t, attacker)
+            && !self.attacked_from_rear(t, attacker)
+    }
+
+    pub(super) fn can_counter(&self, t: CreatureId, attacker: CreatureId, chain: u32) -> bool {
+        let f = &self.creatures[t as usize];
+        let Some(ap) = f.counter_attack_ap() else { return false };
+        let a = &self.creatures[attacker as usize];
+        self.may_react(t, attacker, chain, ap)
+            && f.weapons.iter().any(|w| {
+                !w.weapon.range.ranged
+                    && w.weapon.area.is_none()
+                    && self.reach(f, f.placement(), attacker, a.origin, w).is_ok()
+            })
+    }
+
+    pub(super) fn can_quick_step(&self, t: CreatureId, attacker: CreatureId, chain: u32) -> bool {
+        let f = &self.creatures[t as usize];
+        let Some(ap) = f.quick_step_ap() else { return false };
+        self.may_react(t, attacker, chain, ap) && !matches!(f.posture, Posture::Sit | Posture::Lying | Posture::Prone)
+    }
+
+    /// ATK-11: the allowed defense, and the AP to pay for it.
+    pub(super) fn plan_defend(&self, w: &ReactionWindow, defense: Option<Defense>) -> Result<Plan, Rejection> {
+        let flow = &w.attack.flow;
+        if let Some(d) = defense {
+            if !flow.weapon.weapon.defenses.contains(&d) {
+                return reject(
+                    "ATK-11",
+                    format!("{} allows only {:?}", flow.weapon.weapon.name, flow.weapon.weapon.defenses),
+                );
+            }
+            let run = &flow.targets[flow.idx];
+            if !run.defense_paid && self.creatures[w.creature as usize].ap < DEFEND_AP {
+                return reject("TIME-12", format!("a defense needs {DEFEND_AP} AP"));
+            }
+        }
+        Ok(Plan::Defend(defense))
+    }
+
+    /// TIME-13: a counter-attack on the attacker with a melee weapon, simultaneous.
+    pub(super) fn plan_counter(&self, w: &ReactionWindow, weapon: &str) -> Result<Plan, Rejection> {
+        let flow = &w.attack.flow;
+        let id = w.creature;
+        let me = &self.creatures[id as usize];
+        let Some(ap) = me.counter_attack_ap() else {
+            return reject("TIME-13", format!("{} has no counter-attack", me.name));
+        };
+        if flow.weapon.weapon.range.ranged || flow.weapon.weapon.area.is_some() {
+            return reject("TIME-13", "a counter-attack answers melee attacks only");
+        }
+        if me.ap < ap {
+            return reject("TIME-12", format!("the counter-attack needs {ap} AP"));
+        }
+        let Some(arm) = me.weapon(weapon) else {
+            return reject("ATK-1", format!("{} carries no '{weapon}'", me.name));
+        };
+        if arm.weapon.range.ranged || arm.weapon.area.is_some() {
+            return reject("TIME-13", format!("{} is not a melee weapon", arm.weapon.name));
+        }
+        let attacker = flow.attacker;
+        let a = &self.creatures[attacker as usize];
+        let modifier = self.reach(me, me.placement(), attacker, a.origin, arm)?;
+        let strike: Strike = self.strike(me, me.placement(), arm, 0, modifier, me.origin, a, a.placement());
+        let run = TargetRun {
+            id: attacker,
+            strike,
+            defense_paid: false,
+            damage: 0,
+            hit: false,
+            told_undefendable: false,
+            coup_de_grace: false,
+        };
+        let counter = AttackFlow {
+            attacker: id,
+            weapon: arm.clone(),
+            target: Target::Creature(attacker),
+            extra_dice: 0,
+            targets: vec![run],
+            idx: 0,
+            segment: 0,
+            before_done: true,
+            pending_points: None,
+            ap_paid: ap,
+            chain: flow.chain,
+            owner: flow.owner,
+            counter: None,
+        };
+        Ok(Plan::Counter(Box::new(counter), ap))
+    }
+
+    /// TIME-14: one step before the attack lands.
+    pub(super) fn plan_quick_step(&self, id: CreatureId, to: Pos, face: Option<Facing>) -> Result<Plan, Rejection> {
+        let me = &self.creatures[id as usize];
+        let Some(ap) = me.quick_step_ap() else {
+            return reject("TIME-14", format!("{} has no Quick Step", me.name));
+        };
+        if me.ap < ap {
+            return reject("TIME-12", format!("Quick Step needs {ap} AP"));
+        }
+        let mover = Mover { size: me.size, speed: 1, sprint: false, posture: self.effective_posture(me.posture) };
+        validate_path(&self.map, Some(&self.occupancy_for(id)), &mover, &[me.origin, to])
+            .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;
+        Ok(Plan::QuickStep { to, face, ap })
+    }
+
+    pub(super) fn answer_pass(&mut self, id: CreatureId) {
+        let attack = self.close_window();
+        self.log_about(Event::ReactionDeclined { creature: id }, &[id]);
+        self.resume_attack(attack);
+    }
+
+    pub(super) fn answer_counter(&mut self, id: CreatureId, counter: AttackFlow, ap: i32) {
+        let mut attack = self.close_window();
+        let chain = self.chain;
+        let f = &mut self.creatures[id as usize];
+        f.ap -= ap;
+        f.reacted_chain = chain;
+        f.noisy_round = Some(self.round);
+        let left = f.ap;
+        let against = counter.targets[0].id;
+        let weapon = counter.weapon.key.clone();
+        self.log_about(Event::ApSpent { creature: id, ap, left }, &[id]);
+        self.log_about(Event::CounterAttackDeclared { creature: id, weapon, against }, &[id, against]);
+        attack.flow.counter = Some(Box::new(counter));
+        self.resume_attack(attack);
+    }
+
+    pub(super) fn answer_defense(&mut self, id: CreatureId, defense: Option<Defense>) {
+        let mut attack = self.close_window();
+        let flow = &mut attack.flow;
+        let pts = flow.pending_points.unwrap_or(0);
+        let attacker = flow.attacker;
+        match defense {
+            None => {
+                self.log_about(Event::ReactionDeclined { creature: id }, &[id]);
+                self.settle_segment(flow, pts, None, None);
+            }
+            Some(d) => {
+                let idx = flow.idx;
+                if !std::mem::replace(&mut flow.targets[idx].defense_paid, true) {
+                    // ATK-E3: one 1-AP reaction covers every segment of the attack.
+                    let chain = self.chain;
+                    let f = &mut self.creatures[id as usize];
+                    f.reacted_chain = chain;
+                    f.ap -= DEFEND_AP;
+                    let left = f.ap;
+                    self.log_about(Event::ApSpent { creature: id, ap: DEFEND_AP, left }, &[id]);
+                }
+                let f = &self.creatures[id as usize];
+                let dice = self.defense_dice_of(f, f.posture, d);
+                let faces = roll_faces(&mut self.rng, dice);
+                let dp = points(&faces) as i32;
+                self.log_about(
+                    Event::Rolled { creature: id, purpose: format!("{d:?}"), faces, points: dp },
+                    &[id, attacker],
+                );
+                self.settle_segment(flow, pts, Some(d), Some(dp));
+            }
+        }
+        self.resume_attack(attack);
+    }
+
+    pub(super) fn answer_quick_step(&mut self, id: CreatureId, to: Pos, face: Option<Facing>, ap: i32) {
+        let attack = self.close_window();
+        let attacker = attack.flow.attacker;
+        {
+            let chain = self.chain;
+            let f = &mut self.creatures[id as usize];
+            f.ap -= ap;
+            f.reacted_chain = chain;
+        }
+        let from = self.creatures[id as usize].origin;
+        let before = self.side_knowledge();
+        self.creatures[id as usize].origin = to;
+        self.creatures[id as usize].noisy_round = Some(self.round);
+        self.refresh_perception_of(id);
+        self.log_about(Event::QuickStepped { creature: id, to }, &[id, attacker]);
+        self.log_about(Event::Moved { creature: id, path: vec![from, to], cost_quarters: 4, sprint: false }, &[id]);
+        if let Some(f) = face {
+            // FACE-2: re-facing is free after an active move, even outside one's turn.
+            self.creatures[id as usize].facing = f;
+            self.log_about(Event::Faced { creature: id, facing: f }, &[id]);
+            self.refresh_perception_of(id);
+        }
+        self.emit_perception_changes(&before);
+        // TIME-14: the "before" reaction re-validates the attack.
+        let a = &self.creatures[attacker as usize];
+        match self.reach(a, a.placement(), id, to, &attack.flow.weapon) {
+            Err(why) => {
+                let refund = attack.flow.ap_paid;
+                let key = attack.flow.weapon.key.clone();
+                let a = &mut self.creatures[attacker as usize];
+                a.ap += refund;
+                a.spent_this_turn -= refund;
+                if let Some(w) = a.weapons.iter_mut().find(|w| w.key == key)
+                    && let Some(n) = &mut w.ammo
+                {
+                    *n += 1;
+                }
+                self.log_about(
+                    Event::AttackCancelled { attacker, refunded_ap: refund, reason: why.reason },
+                    &[attacker, id],
+                );
+            }
+            Ok(modifier) => {
+                let mut attack = attack;
+                let flow = &attack.flow;
+                let t = &self.creatures[id as usize];
+                let strike =
+                    self.strike(a, a.placement(), &flow.weapon, flow.extra_dice, modifier, a.origin, t, t.placement());
+                attack.flow.targets[0].strike = strike;
+                self.resume_attack(attack);
+            }
+        }
+    }
+}

@@ -1,0 +1,206 @@
+//! A battle from a validated level: creatures built from the compendium, the first initiative.
+
+use super::state::*;
+use super::types::*;
+use crate::level::compendium::{Ability, Compendium};
+use crate::level::{LoadedLevel, Relation};
+use crate::rules::creature::{Attribute, Attributes};
+use crate::rules::grid::Pos;
+use crate::rules::initiative::roll_initiative;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Arc;
+
+/// Why a level cannot become a battle.
+pub type SetupError = String;
+
+/// Most sides a battle may have (the level validator refuses more, with the line).
+pub const MAX_SIDES: usize = 16;
+
+impl Battle {
+    /// Set up a battle from a validated level, rolling initiative (TIME-1, TIME-2).
+    pub fn new(level: &LoadedLevel, compendium: &Compendium, seed: u64) -> Result<Battle, SetupError> {
+        let l = &level.level;
+        if l.sides.len() > MAX_SIDES {
+            return Err(format!("a battle may have at most {MAX_SIDES} sides"));
+        }
+        let sides: Vec<SideInfo> = l
+            .sides
+            .iter()
+            .map(|s| SideInfo {
+                name: s.name.clone(),
+                human: s.human,
+                relations: l
+                    .sides
+                    .iter()
+                    .map(|o| {
+                        if o.name == s.name {
+                            Relation::Friendly
+                        } else {
+                            // GEN-6: relations are mutual; an unlisted pair is hostile.
+                            s.relations
+                                .get(&o.name)
+                                .or_else(|| o.relations.get(&s.name))
+                                .copied()
+                                .unwrap_or(Relation::Hostile)
+                        }
+                    })
+                    .collect(),
+            })
+            .collect();
+        let mut creatures = Vec::with_capacity(l.creatures.len());
+        for (i, c) in l.creatures.iter().enumerate() {
+            let t = compendium.creatures.get(&c.template).ok_or_else(|| format!("unknown creature {}", c.template))?;
+            let o = &c.overrides;
+            let attrs = Attributes::new(
+                o.might.or(t.might).filter(|_| t.might.is_some()),
+                o.activeness.or(t.activeness).filter(|_| t.activeness.is_some()),
+                o.spirit.or(t.spirit).filter(|_| t.spirit.is_some()),
+            );
+            let weapon_keys = o.weapons.clone().unwrap_or_else(|| t.weapons.clone());
+            let armour_keys = o.armour.clone().unwrap_or_else(|| t.armour.clone());
+            let weapons = weapon_keys
+                .iter()
+                .map(|k| {
+                    let w = compendium.weapons.get(k).ok_or_else(|| format!("unknown weapon {k}"))?;
+                    Ok(Armed { key: k.clone(), weapon: w.clone(), ammo: w.ammo })
+                })
+                .collect::<Result<Vec<_>, String>>()?;
+            let mut protection = t.natural_protection;
+            for k in &armour_keys {
+                protection =
+                    protection.plus(compendium.armour.get(k).ok_or_else(|| format!("unknown armour {k}"))?.protection);
+            }
+            let abilities: Vec<(String, Ability)> = t
+                .abilities
+                .iter()
+                .filter_map(|k| compendium.abilities.get(k).map(|a| (k.clone(), a.clone())))
+                .collect();
+            let trained = [t.might.unwrap_or(3), t.activeness.unwrap_or(3), t.spirit.unwrap_or(3)];
+            let strength = t.strength.unwrap_or_else(|| {
+                crate::rules::creature::strength(trained, &abilities.iter().map(|(_, a)| a.level).collect::<Vec<_>>())
+            });
+            let side =
+                l.sides.iter().position(|s| s.name == c.side).ok_or_else(|| format!("unknown side {}", c.side))?;
+            let ai_profile = c.ai.clone().unwrap_or_else(|| "default".into());
+            if !compendium.ai_profiles.contains_key(&ai_profile) {
+                return Err(format!("creature {}: unknown AI profile {ai_profile}", c.name));
+            }
+            creatures.push(Fighter {
+                id: i as CreatureId,
+                name: c.name.clone(),
+                template: c.template.clone(),
+                side,
+                size: t.size,
+                origin: Pos::new(c.at.0, c.at.1),
+                facing: c.facing,
+                posture: c.posture,
+                attrs,
+                protection,
+                // TIME-E4: everyone enters the Moment with full AP.
+                ap: t.max_ap,
+                max_ap: t.max_ap,
+                speed: o.speed.unwrap_or(t.speed),
+                weapons,
+                abilities,
+                senses: t.senses.clone(),
+                ai_profile,
+                presence: match c.arrives {
+                    Some(r) => Presence::Waiting(r),
+                    None => Presence::Active,
+                },
+                hidden: None,
+                hit_this_round: false,
+                hit_free_streak: 0,
+                noisy_round: None,
+                long_term: None,
+                allocation: Vec::new(),
+                reacted_chain: 0,
+                spent_this_turn: 0,
+                strength,
+                delayed_round: None,
+                controller: c.controller,
+            });
+        }
+        let n = creatures.len();
+        let mut battle = Battle {
+            level_name: l.name.clone(),
+            level_file: level.file.clone(),
+            seed,
+            map: level.map.clone(),
+            ruleset: l.ruleset,
+            sides,
+            creatures,
+            order: Vec::new(),
+            turn: 0,
+            round: 0,
+            max_rounds: l.max_rounds,
+            victory: l.victory.clone(),
+            phase: Phase::Turn(0),
+            log: Vec::new(),
+            rng: ChaCha8Rng::seed_from_u64(seed),
+            perceives: vec![false; n * n],
+            chain: 0,
+            last_seen: vec![None; n * l.sides.len()],
+            ai_profiles: Arc::new(compendium.ai_profiles.clone()),
+        };
+        battle.start();
+        Ok(battle)
+    }
+
+    fn start(&mut self) {
+        let all = self.all_sides();
+        self.log_to(Event::BattleStarted { level: self.level_file.clone(), seed: self.seed }, all.clone());
+        let entrants: Vec<CreatureId> =
+            self.creatures.iter().filter(|c| c.presence == Presence::Active).map(|c| c.id).collect();
+        let order = self.roll_order(&entrants);
+        self.order = order;
+        self.log_to(Event::TurnOrder { order: self.order.clone() }, all);
+        for v in 0..self.creatures.len() {
+            self.refresh_perception_of(v as CreatureId);
+        }
+        self.emit_perception_changes(&vec![false; self.creatures.len() * self.sides.len()]);
+        self.round = 1;
+        self.begin_round();
+    }
+
+    /// TIME-2/3/E1, with TIME-5/E3 group initiative: identical AI creatures of one side share a
+    /// roll and a slot, in level order within it.
+    pub(super) fn roll_order(&mut self, entrants: &[CreatureId]) -> Vec<CreatureId> {
+        let mut groups: Vec<Vec<CreatureId>> = Vec::new();
+        for &id in entrants {
+            let c = &self.creatures[id as usize];
+            let grouped = self.ruleset.group_initiative && !self.sides[c.side].human;
+            let found = groups.iter_mut().find(|g| {
+                let h = &self.creatures[g[0] as usize];
+                grouped && h.template == c.template && h.side == c.side
+            });
+            match found {
+                Some(g) => g.push(id),
+                None => groups.push(vec![id]),
+            }
+        }
+        let dice: Vec<(usize, i32)> = groups
+            .iter()
+            .enumerate()
+            .map(|(gi, g)| (gi, self.creatures[g[0] as usize].attrs.dice(Attribute::Activeness)))
+            .collect();
+        let rolls = roll_initiative(&mut self.rng, &dice);
+        let all = self.all_sides();
+        let mut order = Vec::new();
+        for r in rolls {
+            let members = groups[r.id].clone();
+            self.log_to(
+                Event::InitiativeRolled {
+                    members: members.clone(),
+                    faces: r.faces.clone(),
+                    total: r.total,
+                    tie_breaks: r.tie_breaks.clone(),
+                },
+                all.clone(),
+            );
+            order.extend(members);
+        }
+        order
+    }
+}

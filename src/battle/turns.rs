@@ -1,0 +1,251 @@
+//! Rounds and turns (TIME-6, TIME-8), latecomers (TIME-4, TIME-E2), long-term actions at turn
+//! start (TIME-E5), streaks (FLOW-E2) and victory (FLOW-3, FLOW-4, FLOW-E3).
+
+use super::check::Plan;
+use super::state::*;
+use super::types::*;
+use crate::level::{Relation, Victory};
+use crate::rules::grid::{Footprint, Pos};
+use crate::rules::movement::Occupant;
+
+/// `turn` before the first slot of a round: advancing wraps it to slot 0.
+const BEFORE_FIRST_SLOT: usize = usize::MAX;
+
+impl Battle {
+    pub(super) fn begin_round(&mut self) {
+        self.open_round();
+        self.advance_turns();
+    }
+
+    fn open_round(&mut self) {
+        let all = self.all_sides();
+        self.log_to(Event::RoundStarted { round: self.round }, all);
+        // Hearing depends on recent noise (PERC-E5): refresh everyone once a round.
+        let before = self.side_knowledge();
+        for id in 0..self.n() as CreatureId {
+            self.refresh_perception_of(id);
+        }
+        self.emit_perception_changes(&before);
+        self.turn = BEFORE_FIRST_SLOT;
+    }
+
+    pub(super) fn end_turn(&mut self) {
+        if let Phase::Turn(c) = self.phase {
+            self.log_about(Event::TurnEnded { creature: c }, &[c]);
+        }
+        self.advance_turns();
+    }
+
+    /// Step through the order to the next creature that needs input, ending rounds on the way.
+    pub(super) fn advance_turns(&mut self) {
+        loop {
+            if matches!(self.phase, Phase::Over(_)) {
+                return;
+            }
+            // Wrapping: before the first slot (a new round, or a delay from slot 0) is -1.
+            self.turn = self.turn.wrapping_add(1);
+            if self.turn >= self.order.len() {
+                if self.join_latecomers() {
+                    // The newcomers' slots follow the last one: step back onto the last.
+                    self.turn = self.turn.wrapping_sub(1);
+                    continue;
+                }
+                self.end_round();
+                if matches!(self.phase, Phase::Over(_)) {
+                    return;
+                }
+                self.round += 1;
+                self.open_round();
+                continue;
+            }
+            if self.try_start_turn(self.order[self.turn]) {
+                return;
+            }
+        }
+    }
+
+    /// TIME-4 / TIME-E2: creatures arriving this round join after everyone; a lone latecomer
+    /// skips the roll. Returns whether anyone joined.
+    fn join_latecomers(&mut self) -> bool {
+        let round = self.round;
+        let arrivals: Vec<CreatureId> =
+            self.creatures.iter().filter(|c| c.presence == Presence::Waiting(round)).map(|c| c.id).collect();
+        if arrivals.is_empty() {
+            return false;
+        }
+        let order = if arrivals.len() == 1 { arrivals.clone() } else { self.roll_order(&arrivals) };
+        let mut joined = Vec::new();
+        for &id in &order {
+            match self.free_spot_near(id) {
+                Some(spot) => {
+                    let f = &mut self.creatures[id as usize];
+                    f.presence = Presence::Active;
+                    f.origin = spot;
+                    let all = self.all_sides();
+                    self.log_to(Event::Joined { creature: id, at: spot }, all);
+                    joined.push(id);
+                }
+                None => {
+                    // Engine decision: with no square free for it anywhere, a latecomer arrives
+                    // a round later rather than on top of another creature.
+                    self.creatures[id as usize].presence = Presence::Waiting(round + 1);
+                    let side = self.sides[self.creatures[id as usize].side].name.clone();
+                    self.log_to(Event::ArrivalDelayed { creature: id, round: round + 1 }, vec![side]);
+                }
+            }
+        }
+        if joined.is_empty() {
+            return false;
+        }
+        self.order.extend(joined.iter().copied());
+        let all = self.all_sides();
+        self.log_to(Event::TurnOrder { order: self.order.clone() }, all);
+        let before = self.side_knowledge();
+        for &id in &joined {
+            self.refresh_perception_of(id);
+        }
+        self.emit_perception_changes(&before);
+        true
+    }
+
+    /// The latecomer's own square, or the nearest free one (Engine decision); None when no
+    /// square on the map is free for its footprint.
+    fn free_spot_near(&self, id: CreatureId) -> Option<Pos> {
+        let me = &self.creatures[id as usize];
+        let occ = self.occupancy_for(id);
+        let free = |p: Pos| {
+            Footprint::new(p, me.size.footprint()).cells().all(|c| {
+                self.map.in_bounds(c) && !self.map.blocks_movement(c) && occ[self.map.index(c)] == Occupant::Free
+            })
+        };
+        let reach = self.map.width().max(self.map.height());
+        for r in 0..=reach {
+            for dy in -r..=r {
+                for dx in -r..=r {
+                    let p = me.origin.offset(dx, dy);
+                    if (dx.abs() == r || dy.abs() == r) && free(p) {
+                        return Some(p);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// TIME-8, TIME-19, TIME-E5. Returns true when the creature now waits for input.
+    fn try_start_turn(&mut self, id: CreatureId) -> bool {
+        if !self.creatures[id as usize].is_active() {
+            return false;
+        }
+        {
+            let f = &mut self.creatures[id as usize];
+            f.ap = f.max_ap;
+            f.spent_this_turn = 0;
+        }
+        self.phase = Phase::Turn(id);
+        let ap = self.creatures[id as usize].ap;
+        self.log_about(Event::TurnStarted { creature: id, ap }, &[id]);
+        if self.creatures[id as usize].attrs.is_unconscious() {
+            self.log_about(Event::TurnEnded { creature: id }, &[id]);
+            return false;
+        }
+        if let Some(mut lt) = self.creatures[id as usize].long_term.take() {
+            let f = &mut self.creatures[id as usize];
+            let paid = f.ap.min(lt.remaining);
+            f.ap -= paid;
+            lt.remaining -= paid;
+            self.log_about(Event::LongTermProgress { creature: id, paid, remaining: lt.remaining }, &[id]);
+            if lt.remaining > 0 {
+                self.creatures[id as usize].long_term = Some(lt);
+                self.log_about(Event::TurnEnded { creature: id }, &[id]);
+                return false;
+            }
+            match self.plan_attack(id, &lt.weapon, &lt.target, &lt.additives, true) {
+                Ok(Plan::Attack(flow, _)) => {
+                    // Whatever the attack led to (a window, this turn going on, or — if the
+                    // attacker fell — later turns already started), the phase is now settled.
+                    self.start_attack(*flow);
+                    return true;
+                }
+                Ok(_) => {}
+                Err(why) => {
+                    // GEN-7: a failed action produces nothing; the investment is lost.
+                    self.log_about(Event::LongTermAborted { creature: id, reason: why.reason }, &[id]);
+                }
+            }
+        }
+        true
+    }
+
+    /// FLOW-E2: streaks; SurviveRounds and max rounds at the end of a round.
+    fn end_round(&mut self) {
+        let all = self.all_sides();
+        self.log_to(Event::RoundEnded { round: self.round }, all);
+        for f in self.creatures.iter_mut().filter(|f| f.is_active()) {
+            if f.hit_this_round {
+                f.hit_free_streak = 0;
+            } else {
+                f.hit_free_streak += 1;
+            }
+            f.hit_this_round = false;
+        }
+        self.check_victory(true);
+        if !matches!(self.phase, Phase::Over(_)) && self.round >= self.max_rounds {
+            self.finish(Outcome::Draw { reason: format!("{} rounds passed", self.max_rounds) });
+        }
+    }
+
+    fn standing(&self, side: usize) -> bool {
+        self.creatures.iter().any(|c| c.side == side && (c.can_act() || matches!(c.presence, Presence::Waiting(_))))
+    }
+
+    /// FLOW-3, FLOW-4, FLOW-E3 and the level's conditions.
+    pub(super) fn check_victory(&mut self, round_end: bool) {
+        if matches!(self.phase, Phase::Over(_)) {
+            return;
+        }
+        for v in self.victory.clone() {
+            match v {
+                Victory::ReachZone { side, from, to } => {
+                    let Some(s) = self.side_index(&side) else { continue };
+                    let inside = |p: Pos| {
+                        p.x >= from.0.min(to.0)
+                            && p.x <= from.0.max(to.0)
+                            && p.y >= from.1.min(to.1)
+                            && p.y <= from.1.max(to.1)
+                    };
+                    if self.creatures.iter().any(|c| c.side == s && c.can_act() && c.footprint().cells().any(inside)) {
+                        return self.finish(Outcome::Victory { side, reason: "reached the zone".into() });
+                    }
+                }
+                Victory::SurviveRounds { side, rounds } if round_end && self.round >= rounds => {
+                    let Some(s) = self.side_index(&side) else { continue };
+                    if self.standing(s) {
+                        return self.finish(Outcome::Victory { side, reason: format!("held out {rounds} rounds") });
+                    }
+                }
+                _ => {}
+            }
+        }
+        let alive: Vec<usize> = (0..self.sides.len()).filter(|&s| self.standing(s)).collect();
+        if alive.is_empty() {
+            return self.finish(Outcome::Draw { reason: "no side is left standing".into() });
+        }
+        if self.victory.contains(&Victory::DefeatAllHostiles) {
+            for &s in &alive {
+                let hostile_left = alive.iter().any(|&o| self.sides[s].relations[o] == Relation::Hostile);
+                if !hostile_left {
+                    let side = self.sides[s].name.clone();
+                    return self
+                        .finish(Outcome::Victory { side, reason: "every hostile creature is down or gone".into() });
+                }
+            }
+        }
+    }
+
+    pub(super) fn finish(&mut self, outcome: Outcome) {
+        let all = self.all_sides();
+        self.log_to(Event::BattleEnded { outcome: outcome.clone() }, all);
+        self.phase = Phase::Over(outcome);
+    }
+}
