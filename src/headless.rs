@@ -55,6 +55,8 @@ pub struct AiSetup {
 pub struct PlayedOut {
     pub battle: Battle,
     pub rejections: Rejections,
+    /// Planned AI commands the engine would have refused (replaced by the safety net).
+    pub fallbacks: meshal_tactics::ai::AiFallbacks,
     pub explanations: Vec<(usize, meshal_tactics::battle::Explanation)>,
 }
 
@@ -90,9 +92,10 @@ pub fn play_out_with(
     run_until_input(&mut app, 200_000);
     let world = app.world_mut();
     let rejections = world.remove_resource::<Rejections>().unwrap_or_default();
+    let fallbacks = world.remove_resource::<meshal_tactics::ai::AiFallbacks>().unwrap_or_default();
     let explanations = world.remove_resource::<meshal_tactics::battle::Explanations>().map(|e| e.0).unwrap_or_default();
     let battle = world.remove_resource::<ActiveBattle>().expect("battle").battle;
-    Ok(PlayedOut { battle, rejections, explanations })
+    Ok(PlayedOut { battle, rejections, fallbacks, explanations })
 }
 
 pub struct RunArgs {
@@ -298,10 +301,12 @@ struct SimRun {
     rounds: u32,
     down: Vec<bool>,
     ai_rejections: u32,
+    ai_fallbacks: u32,
 }
 
 fn simulate(level: &LoadedLevel, seed: u64) -> Result<SimRun, String> {
-    let (b, rejections) = play_out(level, seed, None)?;
+    let p = play_out_with(level, seed, None, &AiSetup::default())?;
+    let (b, rejections) = (p.battle, p.rejections);
     Ok(SimRun {
         winner: match b.outcome() {
             Some(Outcome::Victory { side, .. }) => Some(side.clone()),
@@ -310,6 +315,7 @@ fn simulate(level: &LoadedLevel, seed: u64) -> Result<SimRun, String> {
         rounds: b.round(),
         down: b.creatures().iter().map(|c| !c.can_act()).collect(),
         ai_rejections: rejections.ai,
+        ai_fallbacks: p.fallbacks.count,
     })
 }
 
@@ -392,6 +398,7 @@ pub fn sim(a: &SimArgs) -> ExitCode {
     let probe = Battle::new(&level, builtin_compendium(), a.seed).expect("level loads");
     let intensity = probe.intensity_for(0).map_or("n/a", |i| i.name());
     let rejections: u32 = runs.iter().map(|r| r.ai_rejections).sum();
+    let fallbacks: u32 = runs.iter().map(|r| r.ai_fallbacks).sum();
     let elapsed = started.elapsed().as_secs_f64();
     if a.json {
         let wins_obj: serde_json::Map<String, serde_json::Value> =
@@ -417,6 +424,7 @@ pub fn sim(a: &SimArgs) -> ExitCode {
                 "intensity": intensity,
                 "ci95": ci,
                 "ai_rejections": rejections,
+                "ai_fallbacks": fallbacks,
                 "seconds": elapsed,
             })
         );
@@ -440,7 +448,11 @@ pub fn sim(a: &SimArgs) -> ExitCode {
         let k = runs.iter().filter(|r| r.down[c.id as usize]).count();
         println!("  {:<14} {:<8} {:5.1}%", c.name, probe.sides()[c.side].name, 100.0 * k as f64 / n as f64);
     }
-    println!("AI commands rejected: {rejections}. Time: {elapsed:.2} s with {} jobs.", a.jobs);
+    println!(
+        "AI commands rejected: {rejections}; AI fallbacks (planned commands the engine would refuse): {fallbacks}. \
+         Time: {elapsed:.2} s with {} jobs.",
+        a.jobs
+    );
     ExitCode::SUCCESS
 }
 
@@ -502,7 +514,7 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
     }
     let started = std::time::Instant::now();
     // Run k: A plays side k % 2; battles k and k+1 share a seed, so each seed is played both ways.
-    let results: Vec<(usize, Result<Option<usize>, String>)> = std::thread::scope(|scope| {
+    let results: Vec<(usize, Result<(Option<usize>, u32), String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..d.jobs)
             .map(|j| {
                 let level = &level;
@@ -519,13 +531,14 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
                                 if p.rejections.ai > 0 {
                                     eprintln!("warning: seed {seed}: {} AI commands rejected", p.rejections.ai);
                                 }
-                                match p.battle.outcome() {
+                                let winner = match p.battle.outcome() {
                                     Some(Outcome::Victory { side, .. }) => {
                                         let s = p.battle.sides().iter().position(|x| &x.name == side);
                                         s.map(|s| usize::from(s != a_side))
                                     }
                                     _ => None,
-                                }
+                                };
+                                (winner, p.fallbacks.count)
                             });
                             (k, r)
                         })
@@ -535,12 +548,17 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
             .collect();
         handles.into_iter().flat_map(|h| h.join().expect("duel thread")).collect()
     });
-    let (mut a_wins, mut b_wins, mut draws) = (0, 0, 0);
+    let (mut a_wins, mut b_wins, mut draws, mut fallbacks) = (0, 0, 0, 0u32);
     for (k, r) in results {
         match r {
-            Ok(Some(0)) => a_wins += 1,
-            Ok(Some(_)) => b_wins += 1,
-            Ok(None) => draws += 1,
+            Ok((winner, f)) => {
+                fallbacks += f;
+                match winner {
+                    Some(0) => a_wins += 1,
+                    Some(_) => b_wins += 1,
+                    None => draws += 1,
+                }
+            }
             Err(e) => return fail(&format!("battle {k}: {e}")),
         }
     }
@@ -552,7 +570,8 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
             "{}",
             serde_json::json!({
                 "runs": n, "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
-                "a_win_rate": rate, "ci95": [lo, hi], "seconds": started.elapsed().as_secs_f64(),
+                "a_win_rate": rate, "ci95": [lo, hi], "ai_fallbacks": fallbacks,
+                "seconds": started.elapsed().as_secs_f64(),
             })
         );
     } else {
@@ -563,7 +582,7 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
             100.0 * lo,
             100.0 * hi
         );
-        println!("  time {:.2} s with {} jobs", started.elapsed().as_secs_f64(), d.jobs);
+        println!("  AI fallbacks {fallbacks}; time {:.2} s with {} jobs", started.elapsed().as_secs_f64(), d.jobs);
     }
     ExitCode::SUCCESS
 }

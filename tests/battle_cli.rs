@@ -158,6 +158,7 @@ fn sim_json_has_the_documented_fields() {
     assert!(v["rounds_mean"].as_f64().unwrap() >= 1.0);
     assert_eq!(v["intensity"], "Rival");
     assert_eq!(v["ai_rejections"], 0);
+    assert_eq!(v["ai_fallbacks"], 0);
     // The same seeds give the same result with one job or two.
     let one = run(&["sim", "levels/duel.level.ron", "--runs", "40", "--seed", "5", "--jobs", "1", "--json"]);
     let v1: serde_json::Value = serde_json::from_str(&text(&one.stdout)).unwrap();
@@ -215,6 +216,7 @@ fn duel_json_is_mirrored_and_documented() {
     let (a, b, d) = (v["a_wins"].as_u64().unwrap(), v["b_wins"].as_u64().unwrap(), v["draws"].as_u64().unwrap());
     assert_eq!(a + b + d, 40);
     assert!((v["a_win_rate"].as_f64().unwrap() - a as f64 / 40.0).abs() < 1e-12);
+    assert_eq!(v["ai_fallbacks"], 0);
     let ci = v["ci95"].as_array().unwrap();
     assert!(
         ci[0].as_f64().unwrap() <= v["a_win_rate"].as_f64().unwrap()
