@@ -15,12 +15,16 @@ pub struct Output {
     pub json: Value,
 }
 
+/// Largest coordinate the calculator takes: far beyond any map, far inside i32.
+const COORD_LIMIT: i32 = 10_000;
+
 pub fn parse_pos(s: &str) -> Result<Pos, String> {
     let (x, y) = s.split_once(',').ok_or_else(|| format!("'{s}' is not a square; write X,Y (e.g. 3,-2)"))?;
     let n = |v: &str| v.trim().parse::<i32>().map_err(|_| format!("'{s}' is not a square; write X,Y (e.g. 3,-2)"));
     let p = Pos::new(n(x)?, n(y)?);
-    if p.x.abs() > 10_000 || p.y.abs() > 10_000 {
-        return Err(format!("square {p} is too far out; coordinates are limited to ±10000"));
+    // Range-checked before any arithmetic: |i32::MIN| does not exist.
+    if !(-COORD_LIMIT..=COORD_LIMIT).contains(&p.x) || !(-COORD_LIMIT..=COORD_LIMIT).contains(&p.y) {
+        return Err(format!("square {p} is too far out; coordinates are limited to ±{COORD_LIMIT}"));
     }
     Ok(p)
 }
@@ -206,16 +210,23 @@ pub struct OddsArgs {
 }
 
 pub fn odds_cmd(a: &OddsArgs) -> Result<Output, String> {
+    // Every argument is range-checked before any arithmetic (no |i32::MIN|, no wrapping).
     for (name, v) in [("--dice", a.dice), ("--defense-dice", a.defense_dice), ("--bonus-dice", a.bonus_dice)] {
-        if !(-100..=200).contains(&v) {
-            return Err(format!("{name} {v} is outside -100..=200"));
+        if !(0..=200).contains(&v) {
+            return Err(format!("{name} {v} is outside 0..=200 (a count of dice)"));
         }
     }
     if !(1..=20).contains(&a.segments) {
         return Err(format!("--segments {} is outside 1..=20", a.segments));
     }
-    if a.protection.abs() > 1000 || a.penetration.abs() > 1000 || a.bonus.abs() > 1000 {
-        return Err("protection, penetration and bonus are limited to ±1000".into());
+    for (name, v, range) in [
+        ("--protection", a.protection, -1000..=1000),
+        ("--penetration", a.penetration, 0..=1000),
+        ("--bonus", a.bonus, -1000..=1000),
+    ] {
+        if !range.contains(&v) {
+            return Err(format!("{name} {v} is outside {}..={}", range.start(), range.end()));
+        }
     }
     let protection = effective_protection(a.protection, i32::from(a.cover), a.penetration, false);
     let odds = AttackOdds {
@@ -260,7 +271,8 @@ pub fn odds_cmd(a: &OddsArgs) -> Result<Output, String> {
 }
 
 pub fn los_cmd(map_path: &str, from: Pos, to: Pos) -> Result<Output, String> {
-    let text = std::fs::read_to_string(map_path).map_err(|e| format!("{map_path}: {e}"))?;
+    let text = meshal_tactics::files::read_text(std::path::Path::new(map_path), meshal_tactics::files::FileKind::Map)
+        .map_err(|e| e.to_string())?;
     let map = GridMap::from_ascii(&text).map_err(|e| format!("{map_path}: {e}"))?;
     for (name, p) in [("--from", from), ("--to", to)] {
         if !map.in_bounds(p) {

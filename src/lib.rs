@@ -4,5 +4,6 @@ pub mod ai;
 pub mod app;
 pub mod battle;
 pub mod client;
+pub mod files;
 pub mod level;
 pub mod rules;

@@ -1,7 +1,7 @@
 //! The `meshal-tactics` command line.
 
 mod calculator;
-mod headless;
+mod cli;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use meshal_tactics::rules::ruleset::{AreaCoverage, FacingArcs};
@@ -10,6 +10,10 @@ use std::process::ExitCode;
 #[derive(Parser)]
 #[command(name = "meshal-tactics", version, about = "A tactical grid game for the Meshal Lite rules")]
 struct Cli {
+    /// A compendium file whose weapons, armour, abilities, creatures and AI profiles are added
+    /// to the built-in ones (a repeated key is an error).
+    #[arg(long, global = true)]
+    compendium: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -202,8 +206,7 @@ enum RulesCommand {
 }
 
 fn fail(msg: &str) -> ExitCode {
-    eprintln!("meshal-tactics: {msg}");
-    ExitCode::from(2)
+    cli::fail(msg)
 }
 
 fn emit(result: Result<calculator::Output, String>, json: bool) -> ExitCode {
@@ -305,27 +308,32 @@ fn main() -> ExitCode {
             return fail(&format!("{first} (see --help)"));
         }
     };
+    if let Some(path) = &cli.compendium
+        && let Err(e) = cli::use_compendium(path)
+    {
+        return fail(&e);
+    }
     match cli.command.unwrap_or(Command::Play(PlayArgs { ai_delay: 0.35, frames: 30, ..PlayArgs::default() })) {
         Command::Rules { command } => run_rules(command),
-        Command::Check { levels } => headless::check(&levels),
+        Command::Check { levels } => cli::check(&levels),
         Command::Run { level, seed, commands, log, side, quiet, explain } => {
-            headless::run(&headless::RunArgs { level, seed, commands, log, side, quiet, explain })
+            cli::run::run(&cli::run::RunArgs { level, seed, commands, log, side, quiet, explain })
         }
         Command::Duel { level, a, b, batch: BatchArgs { runs, seed, jobs, json } } => {
-            headless::duel(&headless::DuelArgs { level, a, b, runs, seed, jobs, json })
+            cli::batch::duel(&cli::batch::DuelArgs { level, a, b, runs, seed, jobs, json })
         }
-        Command::Replay { log } => headless::replay(&log),
+        Command::Replay { log } => cli::run::replay(&log),
         Command::Sim { level, batch: BatchArgs { runs, seed, jobs, json } } => {
-            headless::sim(&headless::SimArgs { level, runs, seed, jobs, json })
+            cli::batch::sim(&cli::batch::SimArgs { level, runs, seed, jobs, json })
         }
         Command::Play(args) => play(args),
     }
 }
 
 fn play(args: PlayArgs) -> ExitCode {
-    let level_path = args.level.clone().unwrap_or_else(|| headless::DEFAULT_LEVEL.0.to_string());
+    let level_path = args.level.clone().unwrap_or_else(|| cli::DEFAULT_LEVEL.0.to_string());
     // Bad arguments are refused the same with or without a display.
-    let level = match headless::load(&level_path) {
+    let level = match cli::load(&level_path) {
         Ok(l) => l,
         Err(e) => return fail(&e),
     };
@@ -343,6 +351,12 @@ fn play(args: PlayArgs) -> ExitCode {
             None => Some(level.level.sides.iter().position(|s| s.human).unwrap_or(0)),
         }
     };
+    if !(0.0..=60.0).contains(&args.ai_delay) {
+        return fail(&format!("--ai-delay {} must be 0..=60 seconds", args.ai_delay));
+    }
+    if !(1..=100_000).contains(&args.frames) {
+        return fail(&format!("--frames {} must be 1..=100000", args.frames));
+    }
     if let Some(p) = args.hover
         && !(0..level.map.width()).contains(&p.x) | !(0..level.map.height()).contains(&p.y)
     {
@@ -354,26 +368,26 @@ fn play(args: PlayArgs) -> ExitCode {
             return fail(&format!("--screenshot {shot}: no such directory"));
         }
     }
-    if !headless::display_available() {
+    if !cli::display_available() {
         if args.screenshot.is_some() {
             return fail("--screenshot needs a display ($DISPLAY is not set; try xvfb-run)");
         }
-        return headless::play_fallback(
+        return cli::play_fallback(
             &level_path,
             "no display found ($DISPLAY is not set), so the game window cannot open",
         );
     }
-    let seed = args.seed.unwrap_or_else(headless::clock_seed);
+    let seed = args.seed.unwrap_or_else(cli::clock_seed);
     let screenshot_requested = args.screenshot.is_some();
     let screenshot = args.screenshot.map(|p| (std::path::PathBuf::from(p), args.frames.max(1)));
     let role = match player_side {
         Some(k) => format!("you command {}", level.level.sides[k].name),
         None => "watching the AI".to_string(),
     };
-    println!(
+    cli::say(&format!(
         "Meshal Tactics: {} ({level_path}), seed {seed}; {role}. F1 in the window explains the overlays.",
         level.level.name
-    );
+    ));
     let options = meshal_tactics::app::WindowOptions {
         level,
         seed,
@@ -393,7 +407,7 @@ fn play(args: PlayArgs) -> ExitCode {
         }
     }));
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        meshal_tactics::app::run_window(options, meshal_tactics::level::builtin_compendium())
+        meshal_tactics::app::run_window(options, cli::compendium())
     }));
     std::panic::set_hook(default_hook);
     match result {
@@ -404,7 +418,7 @@ fn play(args: PlayArgs) -> ExitCode {
             if screenshot_requested {
                 return fail(&format!("the game window could not start: {why}"));
             }
-            headless::play_fallback(
+            cli::play_fallback(
                 &level_path,
                 &format!(
                     "the game window could not start ({why}); a Vulkan driver is needed \

@@ -230,3 +230,88 @@ fn duel_json_is_mirrored_and_documented() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(text(&bad.stderr).contains("unknown AI profile 'genius'"));
 }
+
+/// A level file in the scratch directory.
+fn level_file(name: &str, text: &str) -> PathBuf {
+    let p = scratch(name);
+    std::fs::write(&p, text).unwrap();
+    p
+}
+
+// Inputs without a size (devices, pipes) are read with a bound, and refused at once when they
+// are devices: `check /dev/zero` used to grow without bound.
+#[test]
+fn devices_and_pipes_are_refused_or_bounded() {
+    let started = std::time::Instant::now();
+    for args in [
+        &["check", "/dev/zero"][..],
+        &["run", "/dev/urandom"],
+        &["replay", "/dev/zero"],
+        &["run", "levels/duel.level.ron", "--commands", "/dev/zero"],
+        &["--compendium", "/dev/zero", "check", "levels/duel.level.ron"],
+    ] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(text(&out.stderr).contains("is a device"), "{args:?}: {}", text(&out.stderr));
+    }
+    // A named pipe nobody writes to: read as empty, not waited on.
+    let fifo = scratch("nobody.level.ron");
+    let _ = std::fs::remove_file(&fifo);
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    let out = run(&["check", fifo.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("empty"), "{}", text(&out.stderr));
+    assert!(started.elapsed().as_secs() < 30, "nothing hangs");
+}
+
+// `run --log` writes through an exclusively created temporary file: a symlink planted at the
+// old predictable name is never followed, and a failed write leaves the old log whole.
+#[test]
+fn run_log_never_follows_a_planted_symlink() {
+    let dir = scratch("symlink-dir");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let victim = dir.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let log = dir.join("duel.jsonl");
+    std::os::unix::fs::symlink(&victim, dir.join("duel.jsonl.tmp")).unwrap();
+    let out = run(&["run", "levels/duel.level.ron", "--seed", "7", "--quiet", "--log", log.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert!(std::fs::read_to_string(&log).unwrap().starts_with(r#"{"seq":0"#));
+    // The log's place is a directory now: the write fails, saying where, and leaves no debris.
+    let out = run(&["run", "levels/duel.level.ron", "--quiet", "--log", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("is a directory"), "{}", text(&out.stderr));
+    let debris = std::fs::read_dir(&dir).unwrap().filter(|e| {
+        let n = e.as_ref().unwrap().file_name().to_string_lossy().into_owned();
+        n.ends_with(".tmp") && n != "duel.jsonl.tmp"
+    });
+    assert_eq!(debris.count(), 0);
+}
+
+// Names from files reach the terminal escaped: a creature named with terminal control codes
+// cannot clear the screen or forge lines of the report.
+#[test]
+fn names_from_files_are_escaped_on_the_terminal() {
+    let evil = include_str!("../levels/duel.level.ron")
+        .replace("\"Blue Fighter\"", "\"Blue\\u{1b}[2J\\nFighter\"")
+        .replace("name: \"Duel at the Ford\"", "name: \"Ford\\u{7}\"");
+    let p = level_file("evil.level.ron", &evil);
+    for args in [&["check", p.to_str().unwrap()][..], &["run", p.to_str().unwrap(), "--seed", "2"]] {
+        let out = run(args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let all = [out.stdout.clone(), out.stderr.clone()].concat();
+        assert!(!all.contains(&0x1b) && !all.contains(&0x07), "{args:?}: a raw control character reached the terminal");
+        assert!(text(&out.stdout).contains("\\u{7}"), "{}", text(&out.stdout));
+    }
+    let report = text(&run(&["run", p.to_str().unwrap(), "--seed", "2"]).stdout);
+    assert!(report.contains("Blue\\u{1b}[2J\\u{a}Fighter"), "the line break is shown, not made");
+    // Errors that quote the file are escaped too.
+    let bad =
+        evil.replace("template: \"human_fighter\", side: \"Blue\"", "template: \"\\u{1b}]0;pwned\", side: \"Blue\"");
+    let p = level_file("evil2.level.ron", &bad);
+    let out = run(&["check", p.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!out.stderr.contains(&0x1b), "{}", text(&out.stderr));
+}

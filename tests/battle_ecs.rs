@@ -161,3 +161,38 @@ fn a_single_human_creature_on_an_ai_side_waits() {
     let (c, _) = b.awaiting_from(Controller::Human).expect("waits for the human duelist");
     assert_eq!(b.battle.fighter(c).name, "Blue Duelist");
 }
+
+// A script entry that can never run (its actor is down or gone) is reported and skipped; the
+// rest of its side's script goes on instead of waiting behind it forever.
+#[test]
+fn a_script_entry_for_a_fallen_actor_is_reported_and_skipped() {
+    use meshal_tactics::battle::script::parse_script;
+    let level = parse_level("duel", include_str!("../levels/duel.level.ron"), builtin_compendium()).unwrap();
+    let mut battle = Battle::new(&level, builtin_compendium(), 21).unwrap();
+    let duelist = battle.find("Blue Duelist").unwrap();
+    battle.adjust_for_scenario(duelist, |f| f.presence = Presence::Dead);
+    let script = parse_script(
+        "s.ron",
+        r#"[
+            (actor: "Blue Duelist", command: Face(facing: N)),
+            (actor: "Blue Fighter", command: Face(facing: S)),
+        ]"#,
+        &battle,
+    )
+    .unwrap();
+    let mut controllers = ActiveBattle::default_controllers(&battle);
+    controllers[0] = Controller::Script;
+    let mut app = headless_app(ActiveBattle { battle, controllers });
+    app.insert_resource(script);
+    run_until_input(&mut app, 100_000);
+    let s = app.world().resource::<meshal_tactics::battle::script::CommandScript>();
+    assert_eq!(s.skipped.len(), 1, "{:?}", s.skipped);
+    assert!(s.skipped[0].starts_with("script entry 1 (Blue Duelist: Face"), "{}", s.skipped[0]);
+    assert!(s.skipped[0].ends_with("Blue Duelist is gone from the battle"), "{}", s.skipped[0]);
+    let b = &app.world().resource::<ActiveBattle>().battle;
+    let fighter = b.find("Blue Fighter").unwrap();
+    assert!(
+        b.log().iter().any(|e| matches!(&e.event, Event::CommandAccepted { creature, command: Command::Face { facing: Facing::S } } if *creature == fighter)),
+        "the Blue Fighter's entry ran"
+    );
+}

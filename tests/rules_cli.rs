@@ -121,6 +121,16 @@ fn bad_arguments_exit_2_with_one_line() {
         &["rules", "facing", "--facing", "N", "--at", "1,1", "--arcs", "100"],
         &["rules", "odds", "--dice", "3", "--multiplier", "-2"],
         &["rules", "nonsense"],
+        // Numbers at the edge of i32 are range-checked before any arithmetic (no wrapping).
+        &["rules", "odds", "--dice", "3", "--protection", "-2147483648"],
+        &["rules", "odds", "--dice", "3", "--bonus", "-2147483648"],
+        &["rules", "odds", "--dice", "3", "--penetration", "-1"],
+        &["rules", "odds", "--dice", "-5"],
+        &["rules", "odds", "--dice", "3", "--defense-dice", "-1"],
+        &["rules", "distance", "-2147483648,0", "0,0"],
+        &["rules", "distance", "0,0", "2147483647,2147483647"],
+        &["rules", "facing", "--facing", "N", "--at", "-2147483648,5"],
+        &["rules", "los", "--map", "/dev/zero", "--from", "0,0", "--to", "1,1"],
     ] {
         let (code, stdout, stderr) = run(args);
         assert_eq!(code, 2, "{args:?}");

@@ -2,9 +2,11 @@
 
 use super::state::Battle;
 use super::types::{Command, Event, Outcome, Target, WindowKind};
+use crate::files::escape_controls;
 
-fn name(b: &Battle, id: u32) -> &str {
-    b.creatures().get(id as usize).map_or("?", |c| c.name.as_str())
+/// A creature's name, control characters escaped (names come from level files).
+fn name(b: &Battle, id: u32) -> std::borrow::Cow<'_, str> {
+    b.creatures().get(id as usize).map_or(std::borrow::Cow::Borrowed("?"), |c| escape_controls(&c.name))
 }
 
 fn describe_command(b: &Battle, c: &Command) -> String {
@@ -27,7 +29,7 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
     Some(match e {
         Event::BattleStarted { level, seed } => format!("Battle begins: {level}, seed {seed}"),
         Event::InitiativeRolled { members, faces, total, tie_breaks } => {
-            let who: Vec<&str> = members.iter().map(|m| name(b, *m)).collect();
+            let who: Vec<_> = members.iter().map(|m| name(b, *m)).collect();
             let tb = if tie_breaks.is_empty() { String::new() } else { format!(", tie-breaks {tie_breaks:?}") };
             format!("Initiative {}: {total} (rolled {faces:?}{tb})", who.join(" + "))
         }
@@ -61,7 +63,7 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             format!("  {}'s long action fails: {reason}", name(b, *creature))
         }
         Event::AttackDeclared { attacker, weapon, targets, dice } => {
-            let t: Vec<&str> = targets.iter().map(|t| name(b, *t)).collect();
+            let t: Vec<_> = targets.iter().map(|t| name(b, *t)).collect();
             format!(
                 "  {} attacks {} with {weapon} ({dice} dice)",
                 name(b, *attacker),

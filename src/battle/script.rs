@@ -5,7 +5,8 @@
 //! its own (or the script has run out), it ends its turn or declines the reaction window; in a
 //! reaction window only a reaction entry (Defend, QuickStep, CounterAttack, Pass) is taken, so a
 //! window nobody planned for does not swallow the creature's next turn. Other sides are played
-//! by the AI.
+//! by the AI. An entry whose actor is down or gone when it comes up is skipped and reported
+//! (`CommandScript::skipped`), so it cannot block the rest of the script.
 //!
 //! ```ron
 //! [
@@ -17,12 +18,13 @@
 //! ```
 //! Creatures are targeted by their index in the level's `creatures` list.
 
-use super::{ActiveBattle, Battle, Command, Controller, CreatureId, IssueCommand, WindowKind};
+use super::{ActiveBattle, Battle, Command, Controller, CreatureId, IssueCommand, Presence, WindowKind};
 use bevy::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ScriptEntry {
     pub actor: String,
     pub command: Command,
@@ -31,9 +33,13 @@ pub struct ScriptEntry {
 /// The script being played.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct CommandScript {
-    pub entries: VecDeque<(CreatureId, Command)>,
+    /// (entry number from 1, actor, command), in order.
+    pub entries: VecDeque<(usize, CreatureId, Command)>,
     /// Sides (by index) the script plays.
     pub sides: Vec<usize>,
+    /// Entries that could never run because their actor was down or gone when they came up:
+    /// skipped so that the rest of the script goes on, and reported.
+    pub skipped: Vec<String>,
 }
 
 /// Most entries a script may hold.
@@ -41,8 +47,7 @@ pub const MAX_ENTRIES: usize = 100_000;
 
 /// Parse a script against a battle (names → creatures); errors name line and column.
 pub fn parse_script(file: &str, text: &str, battle: &Battle) -> Result<CommandScript, String> {
-    let entries: Vec<ScriptEntry> =
-        ron::from_str(text).map_err(|e| format!("{file}:{}:{}: {}", e.span.start.line, e.span.start.col, e.code))?;
+    let entries: Vec<ScriptEntry> = ron::from_str(text).map_err(|e| crate::level::ron_error(file, &e).to_string())?;
     if entries.len() > MAX_ENTRIES {
         return Err(format!("{file}: {} entries; a script may hold at most {MAX_ENTRIES}", entries.len()));
     }
@@ -57,7 +62,7 @@ pub fn parse_script(file: &str, text: &str, battle: &Battle) -> Result<CommandSc
         if !script.sides.contains(&side) {
             script.sides.push(side);
         }
-        script.entries.push_back((id, e.command));
+        script.entries.push_back((i + 1, id, e.command));
     }
     Ok(script)
 }
@@ -72,10 +77,21 @@ pub(super) fn feed_script(
     let is_reaction = |c: &Command| {
         matches!(c, Command::Defend { .. } | Command::QuickStep { .. } | Command::CounterAttack { .. } | Command::Pass)
     };
+    // An entry whose actor is down or gone can never run: report it and go on, rather than
+    // let it block every later entry.
+    while let Some((n, actor, command)) = script.entries.front().cloned() {
+        let f = battle.battle.fighter(actor);
+        if f.can_act() || matches!(f.presence, Presence::Waiting(_)) {
+            break;
+        }
+        script.entries.pop_front();
+        let state = if f.is_active() { "unconscious" } else { "gone from the battle" };
+        script.skipped.push(format!("script entry {n} ({}: {command:?}) skipped: {} is {state}", f.name, f.name));
+    }
     let command = match script.entries.front() {
         // In a reaction window only a reaction entry is taken; a turn's entry waits for the turn.
-        Some((actor, next)) if *actor == creature && (window.is_none() || is_reaction(next)) => {
-            script.entries.pop_front().expect("front").1
+        Some((_, actor, next)) if *actor == creature && (window.is_none() || is_reaction(next)) => {
+            script.entries.pop_front().expect("front").2
         }
         _ => match window {
             None => Command::EndTurn,

@@ -13,6 +13,7 @@ pub type CreatureId = u32;
 
 /// What an attack is aimed at.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Target {
     Creature(CreatureId),
     /// A square, for circles and rings centred within range.
@@ -23,6 +24,7 @@ pub enum Target {
 
 /// Everything a player, the AI or a script can ask a creature to do.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Command {
     /// MOVE-1: one move along `path` (start square first); `face` re-faces after it (FACE-2).
     Move {

@@ -120,6 +120,8 @@ fn plain(s: &str) -> String {
             '≥' => '>',
             '≤' => '<',
             '→' => '>',
+            '\n' => '\n',
+            c if c.is_ascii_control() => '?',
             c if c.is_ascii() => c,
             _ => '?',
         })

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 /// "Activeness dice ÷ 2" rolls half the current dice, fraction dropped).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct DiceExpr {
     pub attribute: Option<Attribute>,
     pub div: i32,
@@ -30,6 +31,7 @@ impl DiceExpr {
 
 /// An area template carried by a weapon or ability (AREA-*).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum AreaSpec {
     /// Centred on a chosen square within the weapon's range.
     Circle {
@@ -52,6 +54,7 @@ pub enum AreaSpec {
 
 /// A weapon or attack ability (ATK-1: the attribute damaged, dice, type and defenses).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Weapon {
     pub name: String,
     pub dice: DiceExpr,
@@ -91,6 +94,7 @@ fn one_i() -> i32 {
 
 /// What an ability does in the engine.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum AbilityEffect {
     /// TIME-16: an additive on a melee attack: +AP for +dice.
     Additive { ap: i32, dice: i32, melee_only: bool },
@@ -103,6 +107,7 @@ pub enum AbilityEffect {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Ability {
     pub name: String,
     pub level: i32,
@@ -112,6 +117,7 @@ pub struct Ability {
 /// A creature's senses (PERC-1): ranges in steps; 0 = lacks it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct Senses {
     pub vision: i32,
     /// Sees in dark squares (PERC-D6 mapping).
@@ -129,6 +135,7 @@ impl Default for Senses {
 
 /// A creature template.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CreatureTemplate {
     pub name: String,
     #[serde(default)]
@@ -164,6 +171,7 @@ fn default_ap() -> i32 {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Armour {
     pub name: String,
     pub protection: Protections,
@@ -172,6 +180,7 @@ pub struct Armour {
 /// AI profile knobs (issue 4); the battle only carries the name through.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct AiProfile {
     pub aggression: f64,
     pub caution: f64,
@@ -189,12 +198,20 @@ impl Default for AiProfile {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct Compendium {
     pub weapons: BTreeMap<String, Weapon>,
     pub armour: BTreeMap<String, Armour>,
     pub abilities: BTreeMap<String, Ability>,
     pub creatures: BTreeMap<String, CreatureTemplate>,
     pub ai_profiles: BTreeMap<String, AiProfile>,
+}
+
+/// Read a compendium file (bounded), with syntax errors and unknown fields located.
+pub fn load_file(path: &std::path::Path) -> Result<Compendium, String> {
+    let text = crate::files::read_text(path, crate::files::FileKind::Compendium).map_err(|e| e.to_string())?;
+    let file = path.display().to_string();
+    ron::from_str(&text).map_err(|e| crate::level::ron_error(&file, &e).to_string())
 }
 
 impl Compendium {

@@ -29,6 +29,7 @@ pub enum Relation {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct SideDef {
     pub name: String,
     /// Relations to other sides; unlisted sides are hostile (GEN-6).
@@ -41,6 +42,7 @@ pub struct SideDef {
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct Overrides {
     pub might: Option<i32>,
     pub activeness: Option<i32>,
@@ -51,6 +53,7 @@ pub struct Overrides {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct CreatureDef {
     pub name: String,
     pub template: String,
@@ -82,6 +85,7 @@ pub enum ControllerDef {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub enum Victory {
     /// FLOW-3: a side wins when every hostile creature is unconscious, dead or fled.
     DefeatAllHostiles,
@@ -92,6 +96,7 @@ pub enum Victory {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Level {
     pub name: String,
     #[serde(default)]
@@ -160,6 +165,20 @@ pub fn builtin_compendium() -> &'static Compendium {
     })
 }
 
+/// A RON error located at its line and column; an unknown field names itself and what the
+/// struct expects, so a typo (`arrive:` for `arrives:`) is caught rather than ignored.
+pub fn ron_error(file: &str, e: &ron::error::SpannedError) -> LevelError {
+    let message = match &e.code {
+        ron::Error::NoSuchStructField { expected, found, outer } => format!(
+            "unknown field `{found}`{} (expected one of: {})",
+            outer.as_ref().map_or(String::new(), |o| format!(" in {o}")),
+            expected.join(", ")
+        ),
+        other => format!("RON syntax: {other}"),
+    };
+    LevelError { file: file.to_string(), line: e.span.start.line, column: e.span.start.col, message }
+}
+
 /// 1-based line and column of a byte offset.
 fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let before = &source[..offset.min(source.len())];
@@ -188,6 +207,21 @@ impl Locator<'_> {
         let (line, column) = offset.map_or((1, 1), |o| line_col(self.source, o));
         LevelError { file: self.file.to_string(), line, column, message }
     }
+    /// Where the `index`-th victory condition is written, else the `victory` field.
+    fn victory(&self, index: usize) -> Option<usize> {
+        let start = self.source.find("victory")?;
+        let kinds = ["DefeatAllHostiles", "SurviveRounds", "ReachZone"];
+        let mut found: Vec<usize> =
+            kinds.iter().flat_map(|k| self.source[start..].match_indices(k).map(move |(i, _)| start + i)).collect();
+        found.sort_unstable();
+        found.get(index).copied().or(Some(start))
+    }
+    /// Where side `side`'s relation to `other` is written.
+    fn relation(&self, side: &str, other: &str) -> Option<usize> {
+        let def = self.source.find(&format!("name: \"{side}\""))?;
+        let rel = self.source[def..].find("relations")? + def;
+        self.source[rel..].find(&format!("\"{other}\"")).map(|i| rel + i)
+    }
     /// Where the `index`-th creature entry starts (its `name:` field).
     fn creature(&self, index: usize) -> Option<usize> {
         let start = self.source.find("creatures")?;
@@ -208,30 +242,30 @@ impl Locator<'_> {
     }
 }
 
-/// Read and validate a level file.
+/// Read and validate a level file (read bounded: see `files`).
 pub fn load_level(path: &Path, compendium: &Compendium) -> Result<LoadedLevel, LevelError> {
     let file = path.display().to_string();
-    let whole = |message: String| LevelError { file: file.clone(), line: 1, column: 1, message };
-    let meta = std::fs::metadata(path).map_err(|e| whole(format!("cannot read: {e}")))?;
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(whole(format!("file is {} bytes; a level may be at most {MAX_FILE_BYTES}", meta.len())));
-    }
-    let bytes = std::fs::read(path).map_err(|e| whole(format!("cannot read: {e}")))?;
-    let source = String::from_utf8(bytes).map_err(|e| whole(format!("not UTF-8 text: {e}")))?;
+    let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| LevelError {
+        file: file.clone(),
+        line: 1,
+        column: 1,
+        message: e.reason,
+    })?;
     parse_level(&file, &source, compendium)
 }
 
 /// Parse and validate level text; `file` names it in errors.
 pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<LoadedLevel, LevelError> {
     let loc = Locator { file, source };
-    let level: Level = ron::from_str(source).map_err(|e| LevelError {
-        file: file.to_string(),
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: format!("RON syntax: {}", e.code),
-    })?;
+    if source.len() as u64 > MAX_FILE_BYTES {
+        return Err(loc.err_at(None, format!("{} bytes; a level may be at most {MAX_FILE_BYTES}", source.len())));
+    }
+    if source.trim().is_empty() {
+        return Err(loc.err_at(None, "the file is empty; a level is a RON struct `( name: …, map: […], … )`".into()));
+    }
+    let level: Level = ron::from_str(source).map_err(|e| ron_error(file, &e))?;
     let map = build_map(&level, &loc)?;
-    validate_sides_and_victory(&level, &loc)?;
+    validate_sides_and_victory(&level, &map, &loc)?;
     validate_creatures(&level, &map, compendium, &loc)?;
     Ok(LoadedLevel { level, map, file: file.to_string() })
 }
@@ -291,32 +325,102 @@ fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
     GridMap::new(width as i32, height as i32, terrains, cells).map_err(|e| loc.err_at(map_at, e.to_string()))
 }
 
-fn validate_sides_and_victory(level: &Level, loc: &Locator) -> Result<(), LevelError> {
+fn validate_sides_and_victory(level: &Level, map: &GridMap, loc: &Locator) -> Result<(), LevelError> {
     let at = |s: &str| loc.source.find(s);
     if level.sides.len() < 2 {
         return Err(loc.err_at(at("sides"), "a battle needs at least two sides".into()));
     }
+    if level.sides.len() > crate::battle::MAX_SIDES {
+        return Err(loc.err_at(
+            at("sides"),
+            format!("{} sides; a battle may have at most {}", level.sides.len(), crate::battle::MAX_SIDES),
+        ));
+    }
     for (i, s) in level.sides.iter().enumerate() {
+        let named = at(&format!("\"{}\"", s.name));
         if level.sides[..i].iter().any(|o| o.name == s.name) {
-            return Err(loc.err_at(at(&format!("\"{}\"", s.name)), format!("side \"{}\" is defined twice", s.name)));
+            return Err(loc.err_at(named, format!("side \"{}\" is defined twice", s.name)));
         }
-        for other in s.relations.keys() {
-            if !level.sides.iter().any(|o| &o.name == other) {
+        for (other, relation) in &s.relations {
+            let Some(o) = level.sides.iter().find(|o| &o.name == other) else {
                 return Err(loc.err_at(at(&format!("\"{other}\"")), format!("relation to unknown side \"{other}\"")));
+            };
+            if o.name == s.name {
+                return Err(loc.err_at(
+                    loc.relation(&s.name, &s.name).or(named),
+                    format!("side \"{}\" names a relation to itself", s.name),
+                ));
+            }
+            // GEN-6: relations are mutual; two sides saying different things contradict.
+            if let Some(back) = o.relations.get(&s.name)
+                && back != relation
+            {
+                return Err(loc.err_at(
+                    loc.relation(&o.name, &s.name).or(named),
+                    format!(
+                        "sides \"{}\" and \"{}\" contradict each other: {relation:?} one way, {back:?} the other (GEN-6: relations are mutual)",
+                        s.name, o.name
+                    ),
+                ));
             }
         }
     }
-    for v in &level.victory {
+    let relation = |a: &SideDef, b: &SideDef| {
+        a.relations.get(&b.name).or_else(|| b.relations.get(&a.name)).copied().unwrap_or(Relation::Hostile)
+    };
+    let any_hostile = level
+        .sides
+        .iter()
+        .enumerate()
+        .any(|(i, a)| level.sides[i + 1..].iter().any(|b| relation(a, b) == Relation::Hostile));
+    if !any_hostile {
+        return Err(loc.err_at(at("sides"), "no two sides are hostile: there is nobody to fight (GEN-6)".into()));
+    }
+    if level.max_rounds == 0 || level.max_rounds > 1000 {
+        return Err(loc.err_at(at("max_rounds"), "max_rounds must be 1..=1000".into()));
+    }
+    for (k, v) in level.victory.iter().enumerate() {
+        let here = loc.victory(k);
         let side = match v {
             Victory::DefeatAllHostiles => continue,
             Victory::SurviveRounds { side, .. } | Victory::ReachZone { side, .. } => side,
         };
         if !level.sides.iter().any(|s| &s.name == side) {
-            return Err(loc.err_at(at("victory"), format!("victory condition names unknown side \"{side}\"")));
+            return Err(loc.err_at(here, format!("victory condition names unknown side \"{side}\"")));
         }
-    }
-    if level.max_rounds == 0 || level.max_rounds > 1000 {
-        return Err(loc.err_at(at("max_rounds"), "max_rounds must be 1..=1000".into()));
+        match v {
+            Victory::SurviveRounds { rounds, .. } if *rounds == 0 || *rounds > level.max_rounds => {
+                return Err(loc.err_at(
+                    here,
+                    format!(
+                        "SurviveRounds of {rounds}: it must be 1..={} (max_rounds), or the condition can never be met",
+                        level.max_rounds
+                    ),
+                ));
+            }
+            Victory::ReachZone { from, to, .. } => {
+                let on_map = |p: &(i32, i32)| map.in_bounds(Pos::new(p.0, p.1));
+                if !on_map(from) || !on_map(to) {
+                    return Err(loc.err_at(
+                        here,
+                        format!(
+                            "ReachZone {from:?}..{to:?} lies off the {}×{} map (x 0..{}, y 0..{})",
+                            map.width(),
+                            map.height(),
+                            map.width() - 1,
+                            map.height() - 1
+                        ),
+                    ));
+                }
+                if from.0 > to.0 || from.1 > to.1 {
+                    return Err(loc.err_at(
+                        here,
+                        format!("ReachZone from {from:?} to {to:?} is inverted: `from` is the south-west corner, `to` the north-east"),
+                    ));
+                }
+            }
+            _ => {}
+        }
     }
     Ok(())
 }
@@ -403,146 +507,33 @@ fn validate_creatures(level: &Level, map: &GridMap, compendium: &Compendium, loc
                 ));
             }
         }
+        if let Some(round) = c.arrives
+            && !(1..=level.max_rounds).contains(&round)
+        {
+            return Err(here(
+                "arrives",
+                format!(
+                    "creature \"{}\" arrives in round {round}: latecomers arrive in rounds 1..={} (TIME-4), else never",
+                    c.name, level.max_rounds
+                ),
+            ));
+        }
         if c.arrives.is_none() {
             for cell in fp.cells() {
                 occupied.insert(cell, i);
             }
         }
     }
+    for side in &level.sides {
+        if !level.creatures.iter().any(|c| c.side == side.name) {
+            return Err(loc.err_at(
+                loc.source.find(&format!("\"{}\"", side.name)),
+                format!("side \"{}\" has no creatures: nobody could play it", side.name),
+            ));
+        }
+    }
     Ok(())
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    const GOOD: &str = r#"(
-    name: "Test",
-    map: [
-        "WWWWW",
-        "W...W",
-        "W.=.W",
-        "WWWWW",
-    ],
-    legend: { 'W': "wall", '.': "floor", '=': "low" },
-    terrains: {
-        "wall": (blocks_movement: true, blocks_sight: true),
-        "floor": (),
-        "low": (blocks_movement: true, cross_height: Some(1), low_cover: true),
-    },
-    sides: [(name: "Blue"), (name: "Red")],
-    creatures: [
-        (name: "A", template: "human_fighter", side: "Blue", at: (1, 1)),
-        (name: "B", template: "human_fighter", side: "Red", at: (3, 2)),
-    ],
-)"#;
-
-    fn parse(text: &str) -> Result<LoadedLevel, LevelError> {
-        parse_level("t.level.ron", text, builtin_compendium())
-    }
-
-    #[test]
-    fn a_good_level_loads_with_north_first() {
-        let l = parse(GOOD).unwrap();
-        assert_eq!((l.map.width(), l.map.height()), (5, 4));
-        assert_eq!(l.map.terrain(Pos::new(2, 1)).name, "low");
-        assert!(l.map.blocks_sight(Pos::new(0, 3)));
-        assert_eq!(l.level.victory, vec![Victory::DefeatAllHostiles]);
-    }
-
-    #[test]
-    fn unknown_terrain_character_names_line_and_column() {
-        let bad = GOOD.replace("\"W.=.W\"", "\"W.Q.W\"");
-        let e = parse(&bad).unwrap_err();
-        assert_eq!((e.line, e.column), (6, 12), "{e}");
-        assert!(e.message.contains("'Q'"), "{e}");
-    }
-
-    #[test]
-    fn syntax_errors_carry_ron_positions() {
-        let bad = GOOD.replace("sides: [", "sides: [[");
-        let e = parse(&bad).unwrap_err();
-        assert!(e.line > 1, "{e}");
-    }
-
-    #[test]
-    fn semantic_errors_name_the_creature_line() {
-        let cases = [
-            (GOOD.replace("\"human_fighter\", side: \"Red\"", "\"dragon\", side: \"Red\""), "unknown compendium entry"),
-            (GOOD.replace("at: (3, 2)", "at: (1, 1)"), "overlaps"),
-            (GOOD.replace("at: (3, 2)", "at: (0, 2)"), "blocks movement"),
-            (GOOD.replace("at: (3, 2)", "at: (9, 2)"), "does not fit"),
-            (GOOD.replace("side: \"Red\"", "side: \"Green\""), "unknown side"),
-        ];
-        for (text, want) in cases {
-            let e = parse(&text).unwrap_err();
-            assert!(e.message.contains(want), "{e}");
-            assert_eq!(e.line, 18, "{e}");
-        }
-    }
-
-    #[test]
-    fn sizes_are_bounded() {
-        let wide = format!("\"{}\"", ".".repeat(300));
-        let e = parse(&GOOD.replace("\"W...W\"", &wide)).unwrap_err();
-        assert!(e.message.contains("columns") || e.message.contains("256"), "{e}");
-        let many: String = (0..600)
-            .map(|i| format!("(name: \"c{i}\", template: \"human_fighter\", side: \"Blue\", at: (1, 1)),"))
-            .collect();
-        let e = parse(&GOOD.replace("creatures: [", &format!("creatures: [{many}"))).unwrap_err();
-        assert!(e.message.contains("at most 512"), "{e}");
-    }
-
-    #[test]
-    fn builtin_compendium_is_complete() {
-        let c = builtin_compendium();
-        for key in ["human_fighter", "grey_wolf", "dire_wolf", "archer", "caster", "brute", "cave_lurker"] {
-            assert!(c.creatures.contains_key(key), "{key}");
-        }
-        assert_eq!(c.creatures["brute"].size, crate::rules::creature::Size::Large);
-        assert_eq!(c.weapons["dagger"].segments, 2);
-        assert_eq!(c.weapons["whip"].range.min, 3);
-    }
-}
-
-#[cfg(test)]
-mod robustness {
-    use super::*;
-    use rand::{RngExt, SeedableRng};
-
-    /// Mangled level files (bytes deleted, duplicated, replaced; numbers made huge or negative)
-    /// are errors, never panics.
-    #[test]
-    fn mangled_levels_never_panic() {
-        let base = include_str!("../../levels/skirmish.level.ron");
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
-        let pieces = ["-1", "99999999999", "(", ")", "\"", "'", ",", "None", "Some(", "2147483647", "-2147483648", ":"];
-        for _ in 0..3000 {
-            let mut text: Vec<char> = base.chars().collect();
-            for _ in 0..rng.random_range(1..6) {
-                let at = rng.random_range(0..text.len());
-                match rng.random_range(0..4) {
-                    0 => {
-                        text.remove(at);
-                    }
-                    1 => {
-                        let c = text[at];
-                        text.insert(at, c);
-                    }
-                    2 => text[at] = char::from(rng.random_range(32u8..127)),
-                    _ => {
-                        for (k, c) in pieces[rng.random_range(0..pieces.len())].chars().enumerate() {
-                            text.insert(at + k, c);
-                        }
-                    }
-                }
-            }
-            let text: String = text.into_iter().collect();
-            if let Ok(l) = parse_level("mangled", &text, builtin_compendium()) {
-                // Whatever loads must also set up and play without panicking.
-                let mut b = crate::battle::Battle::new(&l, builtin_compendium(), 1).expect("validated level sets up");
-                crate::battle::play_direct(&mut b, crate::ai::decide, 2_000);
-            }
-        }
-    }
-}
+mod tests;

@@ -34,6 +34,7 @@ pub fn defense_dice(attrs: &Attributes, defense: Defense, roll_penalty: i32) -> 
 /// A weapon's reach or range. SPACE-E1 (Engine decision): "A~B" means A < d ≤ B; `min` is A
 /// (0 when there is no minimum range).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct WeaponRange {
     #[serde(default)]
     pub min: i32,

@@ -191,6 +191,7 @@ pub enum DamageType {
 /// CRE-9 / CRE-10: protections may be negative.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct Protections {
     pub physical: i32,
     pub erosion: i32,

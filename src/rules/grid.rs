@@ -86,6 +86,7 @@ pub fn footprint_distance(a: Footprint, b: Footprint) -> i32 {
 /// One terrain type: the majority content of a square (SPACE-E3).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct Terrain {
     pub name: String,
     /// Extra movement resistance (MOVE-7, MOVE-E1).

@@ -35,6 +35,7 @@ pub enum AreaCoverage {
 /// The full set of variant switches and [Ext] toggles (GEN-2, GEN-E1: all extensions on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct Ruleset {
     pub facing_arcs: FacingArcs,
     pub posture_costs: PostureCosts,

@@ -1,0 +1,111 @@
+//! The commands that run without a window: `check`, `run`, `replay`, `sim`, `duel`, and the
+//! no-display fallback of `play`. Everything printed goes through [`say`] / [`warn`], which
+//! escape control characters: names and reasons come from files.
+
+pub mod batch;
+pub mod run;
+
+use meshal_tactics::files::escape_controls;
+use meshal_tactics::level::compendium::Compendium;
+use meshal_tactics::level::{LoadedLevel, builtin_compendium, load_level, parse_level};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::OnceLock;
+
+/// The level `cargo run` plays; compiled in so the fallback works from any directory.
+pub const DEFAULT_LEVEL: (&str, &str) = ("levels/skirmish.level.ron", include_str!("../../levels/skirmish.level.ron"));
+
+static COMPENDIUM: OnceLock<Compendium> = OnceLock::new();
+
+/// Add a compendium file's entries to the built-in ones for this run (`--compendium`).
+pub fn use_compendium(path: &str) -> Result<(), String> {
+    let extra = meshal_tactics::level::compendium::load_file(Path::new(path)).map_err(|e| e.to_string())?;
+    let mut all = builtin_compendium().clone();
+    all.merge(extra).map_err(|e| format!("{path}: {e}"))?;
+    all.validate().map_err(|e| format!("{path}: {e}"))?;
+    COMPENDIUM.set(all).map_err(|_| "only one --compendium may be given".to_string())
+}
+
+/// The compendium levels are checked and played with.
+pub fn compendium() -> &'static Compendium {
+    COMPENDIUM.get().unwrap_or_else(|| builtin_compendium())
+}
+
+/// Print lines on stdout, control characters escaped.
+pub fn say(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    for line in text.lines() {
+        let _ = writeln!(out, "{}", escape_controls(line));
+    }
+}
+
+/// Print lines on stderr, control characters escaped.
+pub fn warn(text: &str) {
+    for line in text.lines() {
+        eprintln!("{}", escape_controls(line));
+    }
+}
+
+/// The one-line failure of a command: exit 2.
+pub fn fail(msg: &str) -> ExitCode {
+    // One line: a line break in the message (from a file) is escaped like any control.
+    eprintln!("meshal-tactics: {}", escape_controls(msg));
+    ExitCode::from(2)
+}
+
+pub fn load(path: &str) -> Result<LoadedLevel, String> {
+    if path == DEFAULT_LEVEL.0 && !Path::new(path).exists() {
+        return parse_level(DEFAULT_LEVEL.0, DEFAULT_LEVEL.1, compendium()).map_err(|e| e.to_string());
+    }
+    load_level(Path::new(path), compendium()).map_err(|e| e.to_string())
+}
+
+pub fn check(paths: &[String]) -> ExitCode {
+    let mut bad = 0;
+    for p in paths {
+        match load(p) {
+            Ok(l) => say(&format!(
+                "ok    {p}: \"{}\", {}×{}, {} creatures, {} sides",
+                escape_controls(&l.level.name),
+                l.map.width(),
+                l.map.height(),
+                l.level.creatures.len(),
+                l.level.sides.len()
+            )),
+            Err(e) => {
+                bad += 1;
+                eprintln!("error {}", escape_controls(&e));
+            }
+        }
+    }
+    if bad > 0 { ExitCode::from(2) } else { ExitCode::SUCCESS }
+}
+
+/// Whether a window could open here.
+pub fn display_available() -> bool {
+    std::env::var_os("DISPLAY").is_some_and(|v| !v.is_empty())
+}
+
+/// A seed for battles nobody asked to repeat (printed, so they can be).
+pub fn clock_seed() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() % 100_000)
+}
+
+pub fn play_fallback(level_path: &str, why: &str) -> ExitCode {
+    let seed = clock_seed();
+    warn(&format!("meshal-tactics: {why}"));
+    warn(&format!(
+        "Running a headless AI-vs-AI battle of {level_path} instead (seed {seed}; \
+         repeat it with `meshal-tactics run {level_path} --seed {seed}`).\n"
+    ));
+    run::run(&run::RunArgs {
+        level: level_path.to_string(),
+        seed,
+        commands: None,
+        log: None,
+        side: None,
+        quiet: false,
+        explain: false,
+    })
+}

@@ -1,0 +1,281 @@
+//! `run` and `replay`: one battle, its report and its log.
+
+use super::{compendium, fail, load, say, warn};
+use meshal_tactics::app::headless_app;
+use meshal_tactics::battle::narrate::narrate;
+use meshal_tactics::battle::script::{CommandScript, parse_script};
+use meshal_tactics::battle::{
+    ActiveBattle, Battle, Controller, Event, Explanation, LogEntry, Outcome, Presence, Rejections, run_until_input,
+};
+use meshal_tactics::files::{FileKind, escape_controls, read_text, write_atomically};
+use meshal_tactics::level::LoadedLevel;
+use meshal_tactics::rules::creature::Attribute;
+use std::fmt::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+/// How the AI plays a battle: per-side profile overrides, and whether to keep explanations.
+#[derive(Default, Clone)]
+pub struct AiSetup {
+    pub side_profiles: Option<Vec<Option<String>>>,
+    pub explain: bool,
+}
+
+pub struct PlayedOut {
+    pub battle: Battle,
+    pub rejections: Rejections,
+    /// Planned AI commands the engine would have refused (replaced by the safety net).
+    pub fallbacks: meshal_tactics::ai::AiFallbacks,
+    pub explanations: Vec<(usize, meshal_tactics::battle::Explanation)>,
+    /// Script entries skipped because their actor was down or gone.
+    pub skipped: Vec<String>,
+}
+
+/// Play a battle to its end with the AI for every side the script does not play.
+pub fn play_out_with(
+    level: &LoadedLevel,
+    seed: u64,
+    script: Option<CommandScript>,
+    ai: &AiSetup,
+) -> Result<PlayedOut, String> {
+    let battle = Battle::new(level, compendium(), seed)?;
+    let mut controllers = vec![Controller::Ai; battle.sides().len()];
+    if let Some(s) = &script {
+        for &side in &s.sides {
+            controllers[side] = Controller::Script;
+        }
+    }
+    let mut app = headless_app(ActiveBattle { battle, controllers });
+    if let Some(s) = script {
+        app.insert_resource(s);
+    }
+    if let Some(p) = &ai.side_profiles {
+        app.insert_resource(meshal_tactics::ai::SideProfiles(p.clone()));
+    }
+    if ai.explain {
+        app.init_resource::<meshal_tactics::battle::Explanations>();
+    }
+    run_until_input(&mut app, 200_000);
+    let world = app.world_mut();
+    let rejections = world.remove_resource::<Rejections>().unwrap_or_default();
+    let fallbacks = world.remove_resource::<meshal_tactics::ai::AiFallbacks>().unwrap_or_default();
+    let explanations = world.remove_resource::<meshal_tactics::battle::Explanations>().map(|e| e.0).unwrap_or_default();
+    let skipped = world.remove_resource::<CommandScript>().map(|s| s.skipped).unwrap_or_default();
+    let battle = world.remove_resource::<ActiveBattle>().expect("battle").battle;
+    Ok(PlayedOut { battle, rejections, fallbacks, explanations, skipped })
+}
+
+pub struct RunArgs {
+    pub level: String,
+    pub seed: u64,
+    pub commands: Option<String>,
+    pub log: Option<String>,
+    pub side: Option<String>,
+    pub quiet: bool,
+    pub explain: bool,
+}
+
+pub fn run(a: &RunArgs) -> ExitCode {
+    let level = match load(&a.level) {
+        Ok(l) => l,
+        Err(e) => return fail(&e),
+    };
+    let script = match &a.commands {
+        None => None,
+        Some(path) => {
+            let text = match read_text(Path::new(path), FileKind::Script) {
+                Ok(t) => t,
+                Err(e) => return fail(&e.to_string()),
+            };
+            let probe = match Battle::new(&level, compendium(), a.seed) {
+                Ok(b) => b,
+                Err(e) => return fail(&e),
+            };
+            match parse_script(path, &text, &probe) {
+                Ok(s) => Some(s),
+                Err(e) => return fail(&e),
+            }
+        }
+    };
+    if let Some(side) = &a.side
+        && !level.level.sides.iter().any(|s| &s.name == side)
+    {
+        return fail(&format!("--side {side}: the level has no such side"));
+    }
+    let played = match play_out_with(&level, a.seed, script, &AiSetup { side_profiles: None, explain: a.explain }) {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
+    let (battle, rejections) = (&played.battle, &played.rejections);
+    let visible = |e: &&LogEntry| a.side.as_ref().is_none_or(|s| e.visible_to.contains(s));
+    if let Some(path) = &a.log {
+        let mut text = String::new();
+        for e in battle.log().iter().filter(visible) {
+            text.push_str(&serde_json::to_string(e).expect("events serialise"));
+            text.push('\n');
+        }
+        // A failed write never leaves half a log, nor touches what a planted symlink names.
+        if let Err(e) = write_atomically(Path::new(path), text.as_bytes()) {
+            return fail(&e.to_string());
+        }
+    }
+    if !a.quiet {
+        print_report(battle, a.side.as_deref(), &played.explanations);
+    }
+    for s in &played.skipped {
+        warn(&format!("warning: {s}"));
+    }
+    if rejections.ai > 0 || played.fallbacks.count > 0 {
+        warn(&format!(
+            "warning: the engine rejected {} AI commands; the AI planned {} commands it had to replace",
+            rejections.ai, played.fallbacks.count
+        ));
+    }
+    ExitCode::SUCCESS
+}
+
+/// The battle's story: every event (only what `side` may see, if given), the AI's weighed
+/// options (only its own side's), and who stands at the end (only what the side knows).
+pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize, Explanation)]) {
+    let viewer = side.and_then(|s| battle.side_index(s));
+    let mut out = String::new();
+    let _ = writeln!(out, "{} (seed {})", escape_controls(battle.level_name()), battle.seed());
+    let mut why = explanations.iter().peekable();
+    for (i, e) in battle.log().iter().enumerate() {
+        while let Some((_, ex)) = why.next_if(|(at, _)| *at <= i) {
+            if viewer.is_some_and(|v| battle.fighter(ex.creature).side != v) {
+                continue;
+            }
+            explain_lines(&mut out, battle, ex);
+        }
+        if side.is_some_and(|s| !e.visible_to.iter().any(|v| v == s)) {
+            continue;
+        }
+        if let Some(line) = narrate(battle, &e.event) {
+            // Reasons quote names: the whole line is escaped, line breaks included.
+            let _ = writeln!(out, "{}", escape_controls(&line));
+        }
+    }
+    let _ = writeln!(out, "\nStanding at the end{}:", side.map_or(String::new(), |s| format!(", as {s} knows it")));
+    for c in battle.creatures() {
+        let known = viewer.is_none_or(|v| c.side == v || battle.shown_to(v, c.id));
+        let state = match c.presence {
+            _ if !known => match viewer.and_then(|v| battle.last_seen(v, c.id)) {
+                Some(p) => format!("unseen (last seen at {p})"),
+                None => "unseen".to_string(),
+            },
+            Presence::Dead => "dead".to_string(),
+            Presence::Fled => "fled".to_string(),
+            Presence::Waiting(r) => format!("never arrived (round {r})"),
+            Presence::Active if c.attrs.is_unconscious() => "unconscious".to_string(),
+            Presence::Active => "standing".to_string(),
+        };
+        let dice: Vec<String> = Attribute::ALL
+            .iter()
+            .map(|a| match c.attrs.pool(*a) {
+                Some(p) if known => format!("{}/{}", p.current, p.max),
+                Some(_) => "?".into(),
+                None => "-".into(),
+            })
+            .collect();
+        let _ =
+            writeln!(out, "  {:<14} {:<8} {:<12} M/A/S {}", c.name, battle.sides()[c.side].name, state, dice.join(" "));
+    }
+    say(&out);
+}
+
+fn explain_lines(out: &mut String, battle: &Battle, ex: &Explanation) {
+    let who = escape_controls(&battle.fighter(ex.creature).name);
+    let _ = writeln!(out, "  ? {who} weighs:");
+    if ex.options.first().is_some_and(|o| o.expected_dealt == 0.0 && o.summary.contains(" against ")) {
+        for o in &ex.options {
+            let _ = writeln!(
+                out,
+                "      {:<28} prevents {:>4.2}, lets through {:>4.2}",
+                o.summary, o.total, o.expected_taken
+            );
+        }
+        return;
+    }
+    for o in &ex.options {
+        let _ = writeln!(
+            out,
+            "      {:<28} score {:>6.2}  dealt {:>4.2}  taken {:>4.2}  rear-attack {}  AP kept {}",
+            o.summary,
+            o.total,
+            o.expected_dealt,
+            o.expected_taken,
+            if o.rear_attack { "yes" } else { "no " },
+            o.ap_kept
+        );
+    }
+}
+
+/// Re-execute a log and verify every event; report the first divergence.
+pub fn replay(path: &str) -> ExitCode {
+    let text = match read_text(Path::new(path), FileKind::Log) {
+        Ok(t) => t,
+        Err(e) => return fail(&e.to_string()),
+    };
+    let mut recorded = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        match serde_json::from_str::<LogEntry>(line) {
+            Ok(e) => recorded.push(e),
+            Err(e) => return fail(&format!("{path}:{}: not a log entry: {e}", i + 1)),
+        }
+    }
+    let Some(Event::BattleStarted { level, seed }) = recorded.first().map(|e| &e.event) else {
+        return fail(&format!("{path}: the log does not start with BattleStarted"));
+    };
+    let level = match load(level) {
+        Ok(l) => l,
+        Err(e) => return fail(&format!("{path}: the log's level: {e}")),
+    };
+    let mut battle = match Battle::new(&level, compendium(), *seed) {
+        Ok(b) => b,
+        Err(e) => return fail(&e),
+    };
+    if recorded
+        .iter()
+        .any(|e| e.visible_to.len() < battle.sides().len() && matches!(e.event, Event::RoundStarted { .. }))
+    {
+        return fail(&format!("{path}: this is one side's view; replay needs the full log (run without --side)"));
+    }
+    let diverged = |at: usize, got: Option<&LogEntry>, want: Option<&LogEntry>| {
+        let show =
+            |e: Option<&LogEntry>| e.map_or("(nothing)".to_string(), |e| serde_json::to_string(e).unwrap_or_default());
+        warn(&format!("replay diverges at event {at}:\n  log:    {}\n  replay: {}", show(want), show(got)));
+        ExitCode::from(1)
+    };
+    let mut i = 0;
+    loop {
+        // Everything the engine produced so far must match the record.
+        while i < battle.log().len() {
+            if recorded.get(i) != Some(&battle.log()[i]) {
+                return diverged(i, battle.log().get(i), recorded.get(i));
+            }
+            i += 1;
+        }
+        let Some(next) = recorded.get(i) else { break };
+        let (creature, command) = match &next.event {
+            Event::CommandAccepted { creature, command } | Event::CommandRejected { creature, command, .. } => {
+                (*creature, command.clone())
+            }
+            _ => return diverged(i, None, Some(next)),
+        };
+        let _ = battle.submit(creature, command);
+    }
+    if battle.log().len() != recorded.len() {
+        return diverged(recorded.len(), battle.log().get(recorded.len()), None);
+    }
+    say(&format!("replay ok: {} events verified ({})", recorded.len(), summary(&battle)));
+    ExitCode::SUCCESS
+}
+
+fn summary(b: &Battle) -> String {
+    match b.outcome() {
+        Some(Outcome::Victory { side, reason }) => format!("{side} wins: {reason}, round {}", b.round()),
+        Some(Outcome::Draw { reason }) => format!("draw: {reason}"),
+        None => format!("unfinished at round {}", b.round()),
+    }
+}

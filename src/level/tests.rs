@@ -1,0 +1,314 @@
+use super::*;
+
+const GOOD: &str = r#"(
+    name: "Test",
+    map: [
+        "WWWWW",
+        "W...W",
+        "W.=.W",
+        "WWWWW",
+    ],
+    legend: { 'W': "wall", '.': "floor", '=': "low" },
+    terrains: {
+        "wall": (blocks_movement: true, blocks_sight: true),
+        "floor": (),
+        "low": (blocks_movement: true, cross_height: Some(1), low_cover: true),
+    },
+    sides: [(name: "Blue"), (name: "Red")],
+    creatures: [
+        (name: "A", template: "human_fighter", side: "Blue", at: (1, 1)),
+        (name: "B", template: "human_fighter", side: "Red", at: (3, 2)),
+    ],
+)"#;
+
+fn parse(text: &str) -> Result<LoadedLevel, LevelError> {
+    parse_level("t.level.ron", text, builtin_compendium())
+}
+
+#[test]
+fn a_good_level_loads_with_north_first() {
+    let l = parse(GOOD).unwrap();
+    assert_eq!((l.map.width(), l.map.height()), (5, 4));
+    assert_eq!(l.map.terrain(Pos::new(2, 1)).name, "low");
+    assert!(l.map.blocks_sight(Pos::new(0, 3)));
+    assert_eq!(l.level.victory, vec![Victory::DefeatAllHostiles]);
+}
+
+#[test]
+fn unknown_terrain_character_names_line_and_column() {
+    let bad = GOOD.replace("\"W.=.W\"", "\"W.Q.W\"");
+    let e = parse(&bad).unwrap_err();
+    assert_eq!((e.line, e.column), (6, 12), "{e}");
+    assert!(e.message.contains("'Q'"), "{e}");
+}
+
+#[test]
+fn syntax_errors_carry_ron_positions() {
+    let bad = GOOD.replace("sides: [", "sides: [[");
+    let e = parse(&bad).unwrap_err();
+    assert!(e.line > 1, "{e}");
+}
+
+#[test]
+fn semantic_errors_name_the_creature_line() {
+    let cases = [
+        (GOOD.replace("\"human_fighter\", side: \"Red\"", "\"dragon\", side: \"Red\""), "unknown compendium entry"),
+        (GOOD.replace("at: (3, 2)", "at: (1, 1)"), "overlaps"),
+        (GOOD.replace("at: (3, 2)", "at: (0, 2)"), "blocks movement"),
+        (GOOD.replace("at: (3, 2)", "at: (9, 2)"), "does not fit"),
+        (GOOD.replace("side: \"Red\"", "side: \"Green\""), "unknown side"),
+    ];
+    for (text, want) in cases {
+        let e = parse(&text).unwrap_err();
+        assert!(e.message.contains(want), "{e}");
+        assert_eq!(e.line, 18, "{e}");
+    }
+}
+
+#[test]
+fn sizes_are_bounded() {
+    let wide = format!("\"{}\"", ".".repeat(300));
+    let e = parse(&GOOD.replace("\"W...W\"", &wide)).unwrap_err();
+    assert!(e.message.contains("columns") || e.message.contains("256"), "{e}");
+    let many: String = (0..600)
+        .map(|i| format!("(name: \"c{i}\", template: \"human_fighter\", side: \"Blue\", at: (1, 1)),"))
+        .collect();
+    let e = parse(&GOOD.replace("creatures: [", &format!("creatures: [{many}"))).unwrap_err();
+    assert!(e.message.contains("at most 512"), "{e}");
+}
+
+#[test]
+fn builtin_compendium_is_complete() {
+    let c = builtin_compendium();
+    for key in ["human_fighter", "grey_wolf", "dire_wolf", "archer", "caster", "brute", "cave_lurker"] {
+        assert!(c.creatures.contains_key(key), "{key}");
+    }
+    assert_eq!(c.creatures["brute"].size, crate::rules::creature::Size::Large);
+    assert_eq!(c.weapons["dagger"].segments, 2);
+    assert_eq!(c.weapons["whip"].range.min, 3);
+}
+
+mod robustness {
+    use super::*;
+    use rand::{RngExt, SeedableRng};
+
+    /// Mangled level files (bytes deleted, duplicated, replaced; numbers made huge or negative)
+    /// are errors, never panics.
+    #[test]
+    fn mangled_levels_never_panic() {
+        let base = include_str!("../../levels/skirmish.level.ron");
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(99);
+        let pieces = ["-1", "99999999999", "(", ")", "\"", "'", ",", "None", "Some(", "2147483647", "-2147483648", ":"];
+        for _ in 0..3000 {
+            let mut text: Vec<char> = base.chars().collect();
+            for _ in 0..rng.random_range(1..6) {
+                let at = rng.random_range(0..text.len());
+                match rng.random_range(0..4) {
+                    0 => {
+                        text.remove(at);
+                    }
+                    1 => {
+                        let c = text[at];
+                        text.insert(at, c);
+                    }
+                    2 => text[at] = char::from(rng.random_range(32u8..127)),
+                    _ => {
+                        for (k, c) in pieces[rng.random_range(0..pieces.len())].chars().enumerate() {
+                            text.insert(at + k, c);
+                        }
+                    }
+                }
+            }
+            let text: String = text.into_iter().collect();
+            if let Ok(l) = parse_level("mangled", &text, builtin_compendium()) {
+                // Whatever loads must also set up and play without panicking.
+                let mut b = crate::battle::Battle::new(&l, builtin_compendium(), 1).expect("validated level sets up");
+                crate::battle::play_direct(&mut b, crate::ai::decide, 2_000);
+            }
+        }
+    }
+}
+
+mod hostile {
+    use super::*;
+
+    fn parse(text: &str) -> Result<LoadedLevel, LevelError> {
+        parse_level("t.level.ron", text, builtin_compendium())
+    }
+
+    /// Line and column of the first occurrence of `needle` in `text` (1-based).
+    fn at(text: &str, needle: &str) -> (usize, usize) {
+        let i = text.find(needle).unwrap_or_else(|| panic!("{needle} not in the text"));
+        line_col(text, i)
+    }
+
+    // A typo is not silently ignored: every struct of the format refuses unknown fields and
+    // names the field, where it is written.
+    #[test]
+    fn unknown_fields_are_errors_with_their_location() {
+        let cases = [
+            (super::GOOD.replace("at: (3, 2)", "at: (3, 2), arrive: Some(2)"), "arrive", "CreatureDef"),
+            (super::GOOD.replace("name: \"Test\",", "name: \"Test\", max_round: 9,"), "max_round", "Level"),
+            (super::GOOD.replace("\"floor\": (),", "\"floor\": (block_sight: true),"), "block_sight", "Terrain"),
+            (super::GOOD.replace("(name: \"Blue\")", "(name: \"Blue\", relation: {})"), "relation", "SideDef"),
+            (super::GOOD.replace("at: (1, 1))", "at: (1, 1), overrides: (mite: Some(3)))"), "mite", "Overrides"),
+            (
+                super::GOOD.replace("name: \"Test\",", "name: \"Test\", ruleset: (facings: false),"),
+                "facings",
+                "Ruleset",
+            ),
+        ];
+        for (text, field, outer) in cases {
+            let e = parse(&text).unwrap_err();
+            assert!(e.message.contains(&format!("unknown field `{field}`")), "{e}");
+            assert!(e.message.contains(outer), "{e}");
+            let (line, _) = at(&text, &format!("{field}:"));
+            assert_eq!(e.line, line, "{e}");
+        }
+    }
+
+    const TWO_ROOMS: &str = r#"(
+    name: "Rules",
+    map: ["......", "......", "......"],
+    legend: { '.': "floor" },
+    terrains: { "floor": () },
+    sides: [(name: "Blue"), (name: "Red")],
+    creatures: [
+        (name: "A", template: "human_fighter", side: "Blue", at: (0, 0)),
+        (name: "B", template: "human_fighter", side: "Red", at: (5, 2)),
+    ],
+    max_rounds: 10,
+)"#;
+
+    // Semantic validation, each error located where the offending value is written.
+    #[test]
+    fn semantic_errors_are_located() {
+        let cases: Vec<(String, &str, &str)> = vec![
+            (
+                TWO_ROOMS.replace(
+                    "sides: [(name: \"Blue\"), (name: \"Red\")]",
+                    "sides: [(name: \"Blue\", relations: {\"Red\": Friendly}), (name: \"Red\", relations: {\"Blue\": Hostile})]",
+                ),
+                "contradict",
+                "\"Blue\": Hostile",
+            ),
+            (
+                TWO_ROOMS.replace("(name: \"Blue\")", "(name: \"Blue\", relations: {\"Blue\": Friendly})"),
+                "to itself",
+                "\"Blue\": Friendly",
+            ),
+            (
+                TWO_ROOMS.replace("(name: \"Blue\")", "(name: \"Blue\", relations: {\"Red\": Neutral})"),
+                "no two sides are hostile",
+                "sides",
+            ),
+            (
+                TWO_ROOMS.replace("max_rounds: 10,", "max_rounds: 10, victory: [ReachZone(side: \"Blue\", from: (4, 1), to: (9, 2))],"),
+                "off the 6×3 map",
+                "ReachZone",
+            ),
+            (
+                TWO_ROOMS.replace("max_rounds: 10,", "max_rounds: 10, victory: [ReachZone(side: \"Blue\", from: (4, 2), to: (3, 1))],"),
+                "inverted",
+                "ReachZone",
+            ),
+            (
+                TWO_ROOMS.replace("max_rounds: 10,", "max_rounds: 10, victory: [DefeatAllHostiles, SurviveRounds(side: \"Red\", rounds: 0)],"),
+                "SurviveRounds of 0",
+                "SurviveRounds",
+            ),
+            (
+                TWO_ROOMS.replace("max_rounds: 10,", "max_rounds: 10, victory: [SurviveRounds(side: \"Red\", rounds: 11)],"),
+                "SurviveRounds of 11",
+                "SurviveRounds",
+            ),
+            (TWO_ROOMS.replace("at: (5, 2))", "at: (5, 2), arrives: Some(0))"), "arrives in round 0", "arrives"),
+            (TWO_ROOMS.replace("at: (5, 2))", "at: (5, 2), arrives: Some(11))"), "arrives in round 11", "arrives"),
+            (
+                TWO_ROOMS.replace("(name: \"Red\")", "(name: \"Red\"), (name: \"Green\")"),
+                "\"Green\" has no creatures",
+                "\"Green\"",
+            ),
+        ];
+        for (text, want, where_) in cases {
+            let e = parse(&text).unwrap_err();
+            assert!(e.message.contains(want), "{want}: {e}");
+            let (line, column) = at(&text, where_);
+            assert_eq!((e.line, e.column), (line, column), "{want}: {e}");
+        }
+        // More than 16 sides: refused by check as by the battle.
+        let sides: Vec<String> = (0..17).map(|i| format!("(name: \"S{i}\")")).collect();
+        let creatures: Vec<String> = (0..17)
+            .map(|i| {
+                format!("(name: \"C{i}\", template: \"human_fighter\", side: \"S{i}\", at: ({}, {}))", i % 6, i / 6)
+            })
+            .collect();
+        let many = TWO_ROOMS
+            .replace("sides: [(name: \"Blue\"), (name: \"Red\")]", &format!("sides: [{}]", sides.join(", ")))
+            .replace(
+                "(name: \"A\", template: \"human_fighter\", side: \"Blue\", at: (0, 0)),\n        (name: \"B\", template: \"human_fighter\", side: \"Red\", at: (5, 2)),",
+                &creatures.join(",\n"),
+            );
+        let e = parse(&many).unwrap_err();
+        assert!(e.message.contains("at most 16"), "{e}");
+        assert_eq!((e.line, e.column), at(&many, "sides"));
+    }
+
+    // What `check` accepts, a battle runs: everyone a latecomer, and latecomers with no free
+    // square, set up and play without a panic and never share a square.
+    #[test]
+    fn time_4_every_latecomer_level_runs_and_nobody_joins_on_a_taken_square() {
+        let all_late = TWO_ROOMS
+            .replace("at: (0, 0))", "at: (0, 0), arrives: Some(1))")
+            .replace("at: (5, 2))", "at: (5, 2), arrives: Some(2))");
+        let l = parse(&all_late).unwrap();
+        let mut b = crate::battle::Battle::new(&l, builtin_compendium(), 3).unwrap();
+        assert!(b.log().iter().any(|e| matches!(e.event, crate::battle::Event::Joined { creature: 0, .. })));
+        let count = crate::ai::play_direct(&mut b, None, 100_000);
+        assert!(b.outcome().is_some());
+        assert_eq!(count.fallbacks, 0);
+        // A corridor with one square left for two latecomers: the second cannot join until a
+        // square frees up.
+        let full = r#"(
+            name: "Full", map: ["...."], legend: { '.': "floor" }, terrains: { "floor": () },
+            sides: [(name: "Blue"), (name: "Red")],
+            creatures: [
+                (name: "A", template: "human_fighter", side: "Blue", at: (0, 0)),
+                (name: "B", template: "human_fighter", side: "Red", at: (1, 0)),
+                (name: "C", template: "human_fighter", side: "Blue", at: (2, 0)),
+                (name: "Late 1", template: "human_fighter", side: "Red", at: (3, 0), arrives: Some(1)),
+                (name: "Late 2", template: "human_fighter", side: "Red", at: (3, 0), arrives: Some(1)),
+            ],
+        )"#;
+        let l = parse(full).unwrap();
+        let mut waited = 0;
+        for seed in 0..20 {
+            let mut b = crate::battle::Battle::new(&l, builtin_compendium(), seed).unwrap();
+            for _ in 0..5_000 {
+                let Some((c, w)) = b.awaiting() else { break };
+                let cmd = crate::ai::decide(&b, c, w);
+                b.submit(c, cmd).unwrap();
+                let cells: Vec<Pos> =
+                    b.creatures().iter().filter(|c| c.is_active()).flat_map(|c| c.footprint().cells()).collect();
+                let mut unique = cells.clone();
+                unique.sort();
+                unique.dedup();
+                assert_eq!(unique.len(), cells.len(), "two creatures share a square (seed {seed})");
+            }
+            // Unless a death or a flight in round 1 freed a square, the second latecomer waits.
+            let freed = b.log().iter().any(|e| {
+                e.round == 1 && matches!(e.event, crate::battle::Event::Died { .. } | crate::battle::Event::Fled { .. })
+            });
+            let delayed = b.log().iter().any(|e| matches!(e.event, crate::battle::Event::ArrivalDelayed { .. }));
+            assert!(freed || delayed, "seed {seed}: the latecomer waits for a free square");
+            waited += usize::from(delayed);
+        }
+        assert!(waited >= 10, "the no-free-square case was exercised ({waited} of 20)");
+    }
+
+    #[test]
+    fn an_empty_file_says_so() {
+        let e = parse("  \n").unwrap_err();
+        assert!(e.message.contains("empty"), "{e}");
+    }
+}
