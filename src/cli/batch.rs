@@ -164,7 +164,7 @@ pub fn sim(a: &SimArgs) -> ExitCode {
     }
     say(&format!("  draws      {draws:>6} ({:5.1}%)", 100.0 * draws as f64 / n as f64));
     say(&format!("Rounds: mean {mean:.1}, p10 {}, p50 {}, p90 {}", pct(0.1), pct(0.5), pct(0.9)));
-    say(&format!("Casualties (down at the end: unconscious, dead or fled):"));
+    say("Casualties (down at the end: unconscious, dead or fled):");
     for c in probe.creatures() {
         let k = runs.iter().filter(|r| r.down[c.id as usize]).count();
         say(&format!(
@@ -192,6 +192,9 @@ pub struct DuelArgs {
     pub json: bool,
 }
 
+/// One duel battle: the winner (0 = A, 1 = B, None = draw) and the AI fallbacks counted.
+type DuelBattle = (Option<usize>, u32);
+
 /// Mirrored AI-against-AI: half the battles with A on the first side, half on the second.
 pub fn duel(d: &DuelArgs) -> ExitCode {
     if d.runs < 2 || d.runs > 1_000_000 || d.jobs == 0 || d.jobs > 256 {
@@ -212,7 +215,7 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
     }
     let started = std::time::Instant::now();
     // Run k: A plays side k % 2; battles k and k+1 share a seed, so each seed is played both ways.
-    let results: Vec<(usize, Result<(Option<usize>, u32), String>)> = std::thread::scope(|scope| {
+    let results: Vec<(usize, Result<DuelBattle, String>)> = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..d.jobs)
             .map(|j| {
                 let level = &level;
