@@ -447,3 +447,26 @@ fn sloppy_profile_is_still_deterministic() {
     };
     assert_eq!(play(), play());
 }
+
+// PERC-3 — the AI decides from what its side perceives: two battles that differ only in where
+// an enemy it does not perceive stands give the same decisions, for every profile.
+#[test]
+fn decisions_ignore_what_the_side_does_not_perceive() {
+    let map = ["WWWWWWWWWWWW", "W.........WW", "W.........WW", "WWWWWWWW.WWW", "W.........WW", "WWWWWWWWWWWW"];
+    let with_unseen_at = |x: i32| {
+        level(
+            &map,
+            &format!(
+                r#"(name: "AI", template: "archer", side: "AI", at: (1, 4), facing: E, overrides: (activeness: Some(10))),
+                   (name: "Seen", template: "human_fighter", side: "Foe", at: (7, 3), facing: W, overrides: (activeness: Some(1))),
+                   (name: "Unseen", template: "human_fighter", side: "Foe", at: ({x}, 1), facing: W, overrides: (activeness: Some(1)))"#
+            ),
+        )
+    };
+    let (a, b) = (with_unseen_at(2), with_unseen_at(6));
+    assert!(!a.side_perceives(0, 2) && !b.side_perceives(0, 2), "the third creature is out of sight in both");
+    for name in ["default", "berserk", "cautious", "baseline"] {
+        let p = profile(name);
+        assert_eq!(ai::decide_with(&a, 0, None, &p).0, ai::decide_with(&b, 0, None, &p).0, "{name}");
+    }
+}

@@ -315,3 +315,40 @@ fn names_from_files_are_escaped_on_the_terminal() {
     assert_eq!(out.status.code(), Some(2));
     assert!(!out.stderr.contains(&0x1b), "{}", text(&out.stderr));
 }
+
+// RULES: PERC-3 — `run --side` reports only what that side perceives: a creature of the other
+// side it never saw is "unseen", its pools not shown, and the other side's AI reasoning is not
+// printed.
+#[test]
+fn the_side_report_shows_only_what_the_side_knows() {
+    let level = r#"(
+        name: "Sealed room",
+        map: [
+            "WWWWWWWWWW",
+            "W...W....W",
+            "W...W....W",
+            "WWWWWWWWWW",
+        ],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "Blue"), (name: "Red")],
+        creatures: [
+            (name: "Prisoner", template: "human_fighter", side: "Blue", at: (1, 1)),
+            (name: "Guard", template: "human_fighter", side: "Red", at: (6, 1)),
+            (name: "Warden", template: "human_fighter", side: "Red", at: (2, 2)),
+        ],
+        max_rounds: 2,
+    )"#;
+    let p = level_file("sealed.level.ron", level);
+    let out = run(&["run", p.to_str().unwrap(), "--seed", "3", "--side", "Blue", "--explain"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    let end_line =
+        |r: &str| r.lines().find(|l| l.trim_start().starts_with("Guard ") && l.contains("M/A/S")).map(String::from);
+    let guard = end_line(&report).expect(&report);
+    assert!(guard.contains("unseen") && guard.contains("M/A/S ? ? ?"), "{guard}");
+    assert!(!report.contains("Guard weighs"), "Red's AI reasoning stays Red's: {report}");
+    let full = text(&run(&["run", p.to_str().unwrap(), "--seed", "3"]).stdout);
+    let guard = end_line(&full).unwrap();
+    assert!(guard.contains("standing") && guard.contains("4/4"), "{guard}");
+}

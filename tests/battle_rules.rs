@@ -448,13 +448,16 @@ fn atk_e7_area_attack_hits_everyone_inside() {
         "Caster",
         Command::Attack { weapon: "fireball".into(), target: Target::Square(Pos::new(6, 2)), additives: vec![] },
     );
-    // Targets face east, away from the caster: nobody can defend, so it resolves at once.
-    let declared = events(&b, mark).iter().find_map(|e| match e {
+    // Targets face east, away from the caster: nobody can defend, so it resolves at once. The
+    // caster's side sees it all (Red, who does not see the caster, has its own view).
+    let blue: Vec<&Event> =
+        b.log()[mark..].iter().filter(|e| e.visible_to.contains(&"Blue".to_string())).map(|e| &e.event).collect();
+    let declared = blue.iter().find_map(|e| match e {
         Event::AttackDeclared { targets, .. } => Some(targets.clone()),
         _ => None,
     });
     assert_eq!(declared, Some(vec![1, 2, 3]));
-    let resolved: Vec<u32> = events(&b, mark)
+    let resolved: Vec<u32> = blue
         .iter()
         .filter_map(|e| match e {
             Event::SegmentResolved { target, .. } => Some(*target),
@@ -610,8 +613,8 @@ fn time_13_simultaneous_counter_attack() {
     let ev = events(&b, mark);
     let pos = |f: &dyn Fn(&Event) -> bool| ev.iter().position(|e| f(e));
     let counter = pos(&|e| matches!(e, Event::CounterAttackDeclared { creature: 1, .. })).unwrap();
-    let a_seg = pos(&|e| matches!(e, Event::SegmentResolved { attacker: 0, .. })).unwrap();
-    let b_seg = pos(&|e| matches!(e, Event::SegmentResolved { attacker: 1, .. })).unwrap();
+    let a_seg = pos(&|e| matches!(e, Event::SegmentResolved { attacker: Some(0), .. })).unwrap();
+    let b_seg = pos(&|e| matches!(e, Event::SegmentResolved { attacker: Some(1), .. })).unwrap();
     let first_damage = pos(&|e| matches!(e, Event::Damaged { .. })).unwrap();
     let fall = pos(&|e| matches!(e, Event::Unconscious { creature: 1 })).expect("30 dice fell B");
     assert!(counter < a_seg && a_seg < b_seg, "attack, then its simultaneous counter");
@@ -699,4 +702,155 @@ fn atk_3_pole_weapons_extend_reach() {
     let fist = Command::Attack { weapon: "fist".into(), target: Target::Creature(1), additives: vec![] };
     assert!(b.check(0, &spear).is_ok());
     assert_eq!(b.check(0, &fist).unwrap_err().rule, "ATK-4");
+}
+
+/// The events `side` may see from `from` on.
+fn view<'a>(b: &'a Battle, side: &str, from: usize) -> Vec<&'a Event> {
+    b.log()[from..].iter().filter(|e| e.visible_to.iter().any(|s| s == side)).map(|e| &e.event).collect()
+}
+
+// RULES: PERC-3, ATK-11, TIME-2 — an attack from a creature the target's side does not
+// perceive: the target's side learns it is attacked and what it costs, not by whom; it never
+// saw the attacker's initiative either.
+#[test]
+fn perc_3_the_target_of_an_unseen_attacker_learns_it_is_attacked_not_by_whom() {
+    let text = level(
+        &["WWWWWWWWWW", "W%%%.....W", "WWWWWWWWWW"],
+        r#"(name: "Archer", template: "archer", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (7, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 4);
+    assert!(!b.side_perceives(1, 0));
+    let names_archer = |e: &&Event| e.creatures().contains(&0);
+    assert!(view(&b, "Red", 0).iter().all(|e| !names_archer(e)), "Red never saw the archer's initiative or slot");
+    assert!(
+        view(&b, "Blue", 0).iter().any(|e| matches!(e, Event::InitiativeRolled { members, .. } if members == &[1]))
+    );
+    let mark = b.log().len();
+    submit(&mut b, "Archer", Command::Attack { weapon: "bow".into(), target: Target::Creature(1), additives: vec![] });
+    let red = view(&b, "Red", mark);
+    assert!(red.iter().any(|e| matches!(e, Event::AttackedByUnseen { targets } if targets == &[1])), "{red:?}");
+    assert!(red.iter().any(|e| matches!(e, Event::SegmentResolved { attacker: None, target: 1, .. })), "{red:?}");
+    assert!(red.iter().all(|e| !names_archer(e)), "nothing in Red's view names the archer: {red:?}");
+    let blue = view(&b, "Blue", mark);
+    assert!(blue.iter().any(|e| matches!(e, Event::AttackDeclared { attacker: 0, targets, .. } if targets == &[1])));
+    assert!(blue.iter().any(|e| matches!(e, Event::SegmentResolved { attacker: Some(0), target: 1, .. })));
+}
+
+// RULES: PERC-E1, PERC-E2 — a creature walking past a doorway: the side watching through it
+// sees only the stretch of the walk in its view, as Spotted, that stretch, LostSight; the
+// walker's own side sees the whole path.
+#[test]
+fn perc_e2_a_walk_past_a_doorway_shows_only_the_stretch_seen() {
+    let map = ["WWWWWWWWWWWW", "W..........W", "WWWW...WWWWW", "W..........W", "W..........W", "WWWWWWWWWWWW"];
+    let text = level(
+        &map,
+        r#"(name: "Walker", template: "human_fighter", side: "Blue", at: (1, 4), facing: E, overrides: (activeness: Some(30), speed: Some(9))),
+           (name: "Watcher", template: "human_fighter", side: "Red", at: (5, 1), facing: N, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 2);
+    assert!(!b.side_perceives(1, 0), "behind the wall at the start");
+    let path: Vec<Pos> = (1..=9).map(|x| Pos::new(x, 4)).collect();
+    let seen: Vec<bool> =
+        path.iter().map(|&p| meshal_tactics::rules::los::clear_line(b.map(), Pos::new(5, 1), p)).collect();
+    let first = seen.iter().position(|&v| v).expect("the doorway shows part of the row");
+    let last = seen.iter().rposition(|&v| v).unwrap();
+    assert!(first > 0 && last > first && last < path.len() - 1 && seen[first..=last].iter().all(|&v| v));
+    let mark = b.log().len();
+    submit(&mut b, "Walker", Command::Move { path: path.clone(), sprint: false, face: None });
+    let red: Vec<String> = view(&b, "Red", mark)
+        .iter()
+        .map(|e| match e {
+            Event::Moved { path, .. } => format!("Moved {}..{}", path[0], path[path.len() - 1]),
+            other => format!("{other:?}").split([' ', '{', '(']).next().unwrap().to_string(),
+        })
+        .collect();
+    assert_eq!(
+        red,
+        ["Spotted".to_string(), format!("Moved {}..{}", path[first], path[last]), "LostSight".to_string()],
+        "Red sees the stretch in the doorway only"
+    );
+    assert_eq!(b.last_seen(1, 0), Some(path[last]), "and remembers where it last saw the walker");
+    let blue = view(&b, "Blue", mark);
+    assert!(blue.iter().any(|e| matches!(e, Event::Moved { path: p, .. } if *p == path)), "Blue sees it all");
+}
+
+// RULES: TIME-4, PERC-3 — a latecomer joining out of sight: the other side is told nothing
+// (no join, no initiative, no slot in the order); its own side sees it all.
+#[test]
+fn time_4_a_latecomer_joining_out_of_sight_is_not_announced() {
+    let map = ["WWWWWWWWWWWW", "W....W.....W", "W....W.....W", "WWWWWWWWWWWW"];
+    let text = level(
+        &map,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), facing: W, overrides: (activeness: Some(10))),
+           (name: "B", template: "human_fighter", side: "Red", at: (8, 1), facing: E, overrides: (activeness: Some(1))),
+           (name: "Late", template: "human_fighter", side: "Red", at: (9, 2), arrives: Some(1))"#,
+        "",
+    );
+    let mut b = battle(&text, 3);
+    let mark = b.log().len();
+    submit(&mut b, "A", Command::EndTurn);
+    submit(&mut b, "B", Command::EndTurn);
+    assert!(b.fighter(2).is_active(), "it has joined");
+    let red = view(&b, "Red", mark);
+    assert!(red.iter().any(|e| matches!(e, Event::Joined { creature: 2, .. })));
+    assert!(red.iter().any(|e| matches!(e, Event::TurnOrder { order } if order == &[1, 2])), "{red:?}");
+    let blue = view(&b, "Blue", 0);
+    assert!(
+        blue.iter().all(|e| !e.creatures().iter().any(|&c| c != 0)),
+        "Blue was told of nobody but its own: {blue:?}"
+    );
+    assert!(blue.iter().any(|e| matches!(e, Event::TurnOrder { order } if order == &[0])));
+}
+
+// RULES: SPACE-E5, PERC-3, PERC-E4 — moves and hiding are checked against what the side knows:
+// a path through a creature it does not perceive is accepted (a refusal would tell where the
+// creature is) and stops short of it; a hide watched by a hostile it does not perceive fails
+// when made. Neither refusal nor success leaks the unseen creature.
+#[test]
+fn space_e5_checks_know_only_what_the_side_perceives() {
+    let text = level(
+        &["WWWWWWWWWW", "W....%...W", "WWWWWWWWWW"],
+        r#"(name: "Walker", template: "human_fighter", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(30), speed: Some(8))),
+           (name: "Lurker", template: "cave_lurker", side: "Red", at: (5, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 5);
+    assert!(!b.side_perceives(0, 1), "the lurker stands unseen in the dark");
+    let through: Vec<Pos> = (1..=8).map(|x| Pos::new(x, 1)).collect();
+    assert_eq!(b.check(0, &Command::Move { path: through.clone(), sprint: false, face: None }), Ok(()));
+    assert!(b.reachable(0, false).unwrap().can_end_at(Pos::new(5, 1)), "as far as Blue knows, the square is free");
+    let mark = b.log().len();
+    submit(&mut b, "Walker", Command::Move { path: through, sprint: false, face: None });
+    assert_eq!(b.fighter(0).origin, Pos::new(4, 1), "it stops short of what it ran into");
+    let blue = view(&b, "Blue", mark);
+    assert!(blue.iter().any(|e| matches!(e, Event::MoveInterrupted { creature: 0, at } if *at == Pos::new(4, 1))));
+    let spotted = blue.iter().position(|e| matches!(e, Event::Spotted { creature: 1, .. }));
+    assert!(spotted.is_some(), "now adjacent, it perceives the lurker");
+    assert_eq!(b.fighter(0).ap, 2, "the move's AP is spent");
+}
+
+// RULES: PERC-E4 — hiding while a hostile the side does not perceive watches: the attempt is
+// accepted and fails; only the hider's side hears of it.
+#[test]
+fn perc_e4_a_hide_watched_from_the_dark_fails() {
+    let text = level(
+        &["WWWWWWWWWW", "W.....%%.W", "WWWWWWWWWW"],
+        r#"(name: "Hider", template: "human_fighter", side: "Blue", at: (2, 1), facing: W, overrides: (activeness: Some(30))),
+           (name: "Watcher", template: "human_fighter", side: "Red", at: (6, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 5);
+    assert!(b.perceives(1, 0) && !b.side_perceives(0, 1), "watched from the dark");
+    assert_eq!(b.check(0, &Command::Hide), Ok(()));
+    let mark = b.log().len();
+    submit(&mut b, "Hider", Command::Hide);
+    assert_eq!(b.fighter(0).hidden, None);
+    let failed: Vec<&LogEntry> =
+        b.log()[mark..].iter().filter(|e| matches!(e.event, Event::HideFailed { creature: 0 })).collect();
+    assert_eq!(failed.len(), 1);
+    assert_eq!(failed[0].visible_to, ["Blue"]);
+    assert_eq!(b.fighter(0).ap, 2, "1 AP spent on the attempt");
 }

@@ -405,11 +405,13 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         let crouch = Command::ChangePosture { posture: Posture::Crouch };
         plans.push(ctx.evaluate(f.origin, f.ap - cost, Posture::Crouch, &|_, _| crouch.clone()));
     }
-    // Difficulty 1 plays sloppily: deterministic noise (from the battle's seed and progress, so
-    // replays stay exact) of up to ±1 expected die of damage on every option.
+    // Difficulty 1 plays sloppily: deterministic noise (from the battle's seed and the
+    // creature's own progress — never from events its side cannot see — so replays stay exact)
+    // of up to ±1 expected die of damage on every option.
     if p.difficulty == 1 {
+        let step = (u64::from(b.round()) << 32) | ((f.ap.max(0) as u64) << 16) | u64::from(me);
         for (k, (_, score)) in plans.iter_mut().enumerate() {
-            score.total += noise(b.seed(), b.log().len() as u64, k as u64);
+            score.total += noise(b.seed(), step, k as u64);
         }
     }
     // Ties keep the earliest candidate (staying put comes before squares in order): a `max_by`

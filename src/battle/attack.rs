@@ -400,15 +400,23 @@ impl Battle {
             },
             |t| t.strike.dice,
         );
-        let mut subjects = targets.clone();
-        subjects.push(id);
-        self.log_about(
-            Event::AttackDeclared { attacker: id, weapon: flow.weapon.key.clone(), targets, dice },
-            &subjects,
-        );
+        // Attacking ends Hidden (PERC-E4); those who then see the attacker see it attack, the
+        // others only that their creatures are attacked (PERC-3, ATK-11).
+        self.creatures[id as usize].noisy_round = Some(self.round);
+        if self.creatures[id as usize].hidden.is_some() {
+            self.reveal(id, "it attacked".into());
+        }
+        let weapon = flow.weapon.key.clone();
+        self.log_views(|b, s| {
+            let known: Vec<CreatureId> = targets.iter().copied().filter(|&t| b.knows(s, t)).collect();
+            if b.knows(s, id) {
+                Some(Event::AttackDeclared { attacker: id, weapon: weapon.clone(), targets: known, dice })
+            } else {
+                (!known.is_empty()).then_some(Event::AttackedByUnseen { targets: known })
+            }
+        });
         {
             let f = &mut self.creatures[id as usize];
-            f.noisy_round = Some(self.round);
             if let Some(w) = f.weapons.iter_mut().find(|w| w.key == flow.weapon.key)
                 && let Some(a) = &mut w.ammo
             {
@@ -416,9 +424,6 @@ impl Battle {
                 let left = *a;
                 self.log_about(Event::AmmoSpent { creature: id, weapon: flow.weapon.key.clone(), left }, &[id]);
             }
-        }
-        if self.creatures[id as usize].hidden.is_some() {
-            self.reveal(id, "it attacked".into());
         }
         self.resume_attack(PendingAttack { flow, resolved: Vec::new() });
     }
@@ -466,15 +471,16 @@ impl Battle {
             let chain = flow.chain;
             let faces = roll_faces(&mut self.rng, run.strike.dice);
             let pts = points(&faces) as i32;
-            let tname = self.creatures[run.id as usize].name.clone();
+            // Seen by those who see the attacker; the target is named by the segment's result,
+            // which goes to those who see the target.
             self.log_about(
                 Event::Rolled {
                     creature: attacker,
-                    purpose: format!("attack on {tname}, segment {}", segment + 1),
+                    purpose: format!("attack, segment {}", segment + 1),
                     faces,
                     points: pts,
                 },
-                &[attacker, run.id],
+                &[attacker],
             );
             let harmful = pts > 0 && pts - run.strike.protection > 0;
             let target = &self.creatures[run.id as usize];
@@ -492,7 +498,7 @@ impl Battle {
                 if let Some(reason) = reason {
                     let i = pending.flow.idx;
                     pending.flow.targets[i].told_undefendable = true;
-                    self.log_about(Event::Undefendable { target: run.id, reason }, &[attacker, run.id]);
+                    self.log_about(Event::Undefendable { target: run.id, reason }, &[run.id]);
                 }
             }
             self.settle_segment(&mut pending.flow, pts, None, None);
@@ -514,21 +520,21 @@ impl Battle {
         let (attacker, target, segment, protection) = (flow.attacker, run.id, flow.segment, run.strike.protection);
         flow.segment += 1;
         flow.pending_points = None;
-        self.log_about(
-            Event::SegmentResolved {
-                attacker,
+        let defense = if out.defense_points.is_some() { defense } else { None };
+        self.log_views(|b, s| {
+            b.knows(s, target).then(|| Event::SegmentResolved {
+                attacker: b.knows(s, attacker).then_some(attacker),
                 target,
                 segment: segment + 1,
                 attack_points: pts,
                 protection,
-                defense: if out.defense_points.is_some() { defense } else { None },
+                defense,
                 defense_points: out.defense_points,
                 solid_defense: out.solid_defense,
                 hit: out.hit,
                 damage: out.damage,
-            },
-            &[attacker, target],
-        );
+            })
+        });
     }
 
     /// ATK-E7 steps 5-6: apply all damage of the attack and its simultaneous reactions as one
@@ -562,7 +568,7 @@ impl Battle {
                 let split = allocate_damage(&mut f.attrs, &order, run.damage, how);
                 for (a, dice) in split {
                     let left = self.creatures[run.id as usize].attrs.dice(a);
-                    self.log_about(Event::Damaged { creature: run.id, attribute: a, dice, left }, &[run.id, attacker]);
+                    self.log_about(Event::Damaged { creature: run.id, attribute: a, dice, left }, &[run.id]);
                 }
                 struck.push(run.id);
             }
@@ -570,12 +576,7 @@ impl Battle {
         self.check_unconscious(&struck);
         for id in coups {
             if self.creatures[id as usize].is_active() {
-                let before = self.side_knowledge();
-                self.creatures[id as usize].presence = Presence::Dead;
-                let all = self.all_sides();
-                self.log_to(Event::Died { creature: id }, all);
-                self.refresh_perception_of(id);
-                self.emit_perception_changes(&before);
+                self.die(id);
             }
         }
         self.phase = Phase::Turn(owner);
@@ -587,6 +588,15 @@ impl Battle {
         }
     }
 
+    /// CRE-7, FLOW-7: a creature dies: told to those who see it, then it is gone.
+    fn die(&mut self, id: CreatureId) {
+        self.log_about(Event::Died { creature: id }, &[id]);
+        self.creatures[id as usize].presence = Presence::Dead;
+        self.creatures[id as usize].long_term = None;
+        self.refresh_perception_of(id);
+        self.sync_perception();
+    }
+
     /// CRE-6, CRE-7, FLOW-8, POST-5: fall unconscious (and Lying) or die.
     pub(super) fn check_unconscious(&mut self, ids: &[CreatureId]) {
         for &id in ids {
@@ -594,17 +604,10 @@ impl Battle {
             if !f.is_active() {
                 continue;
             }
-            let all = self.all_sides();
             if f.attrs.is_dead() {
-                let before = self.side_knowledge();
-                self.creatures[id as usize].presence = Presence::Dead;
-                self.creatures[id as usize].long_term = None;
-                self.log_to(Event::Died { creature: id }, all);
-                self.refresh_perception_of(id);
-                self.emit_perception_changes(&before);
+                self.die(id);
             } else if f.attrs.is_unconscious() && f.posture != Posture::Lying {
-                let before = self.side_knowledge();
-                self.log_to(Event::Unconscious { creature: id }, all);
+                self.log_about(Event::Unconscious { creature: id }, &[id]);
                 let f = &mut self.creatures[id as usize];
                 f.posture = Posture::Lying;
                 if f.long_term.take().is_some() {
@@ -615,7 +618,7 @@ impl Battle {
                 }
                 self.log_about(Event::PostureChanged { creature: id, posture: Posture::Lying, forced: true }, &[id]);
                 self.refresh_perception_of(id);
-                self.emit_perception_changes(&before);
+                self.sync_perception();
             }
         }
     }

@@ -47,6 +47,11 @@ impl Battle {
         self.plan(creature, command).map(|_| ())
     }
 
+    /// A creature's name as `side` may be told it: "another creature" if it does not perceive it.
+    fn known_name(&self, side: usize, c: CreatureId) -> String {
+        if self.knows(side, c) { self.creatures[c as usize].name.clone() } else { "another creature".into() }
+    }
+
     pub(super) fn plan(&self, id: CreatureId, command: &Command) -> Result<Plan, Rejection> {
         let Some(me) = self.creatures.get(id as usize) else {
             return reject("CRE-1", format!("there is no creature {id}"));
@@ -67,8 +72,7 @@ impl Battle {
             Phase::Over(_) => return reject("FLOW-E3", "the battle is over"),
             Phase::Window(w) => {
                 if w.creature != id {
-                    let who = &self.creatures[w.creature as usize].name;
-                    return reject("TIME-7", format!("only {who} may react now"));
+                    return reject("TIME-7", format!("only {} may react now", self.known_name(me.side, w.creature)));
                 }
                 return match (w.kind, command) {
                     (WindowKind::Defense, Command::Defend { defense }) => self.plan_defend(w, *defense),
@@ -82,7 +86,7 @@ impl Battle {
                 };
             }
             Phase::Turn(current) if *current != id => {
-                let who = &self.creatures[*current as usize].name;
+                let who = self.known_name(me.side, *current);
                 return reject("TIME-7", format!("it is {who}'s turn; outside its own turn a creature may only react"));
             }
             Phase::Turn(_) => {}
@@ -151,9 +155,11 @@ impl Battle {
                 if me.hidden.is_some() {
                     return reject("PERC-E4", format!("{} is already hidden", me.name));
                 }
-                if let Some(w) =
-                    self.creatures.iter().find(|o| o.can_act() && self.hostile(o.id, id) && self.perceives(o.id, id))
-                {
+                // Only what its side knows: a watcher it does not perceive makes the attempt fail
+                // when it is made, rather than tell by a refusal that someone is there.
+                if let Some(w) = self.creatures.iter().find(|o| {
+                    o.can_act() && self.hostile(o.id, id) && self.knows(me.side, o.id) && self.perceives(o.id, id)
+                }) {
                     return reject("PERC-E4", format!("{} perceives {}: no hiding in plain sight", w.name, me.name));
                 }
                 let concealing = me.footprint().cells().any(|c| self.map.terrain(c).concealing);
@@ -194,8 +200,12 @@ impl Battle {
                 if me.delayed_round == Some(self.round) {
                     return reject("TIME-D4", "a creature may delay once a round");
                 }
-                let Some(at) = self.order.iter().position(|c| c == after) else {
-                    return reject("TIME-D4", format!("creature {after} is not in the turn order"));
+                let Some(at) = self.order.iter().position(|c| c == after).filter(|_| self.knows(me.side, *after))
+                else {
+                    return reject(
+                        "TIME-D4",
+                        format!("{}'s side knows no creature {after} in the turn order", me.name),
+                    );
                 };
                 if at <= self.turn {
                     return reject("TIME-D4", "delay only until after a creature still to act this round");

@@ -10,6 +10,7 @@ use crate::rules::dice::{attempt_succeeds, points, roll_faces};
 use crate::rules::facing::Facing;
 use crate::rules::flow::flee_difficulty;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::movement::validate_path;
 
 impl Battle {
     /// Check, then execute. A rejected command changes nothing but the log.
@@ -27,6 +28,8 @@ impl Battle {
                 let side = self.sides[self.creatures[creature as usize].side].name.clone();
                 self.log_to(Event::CommandAccepted { creature, command }, vec![side]);
                 self.execute(creature, plan);
+                // Whatever the command changed, every side has been told what it now perceives.
+                self.sync_perception();
                 Ok(())
             }
         }
@@ -65,13 +68,18 @@ impl Battle {
             Plan::Search(at) => self.do_search(id, at),
             Plan::Hide(difficulty) => {
                 self.spend(id, HIDE_AP);
-                let before = self.side_knowledge();
-                self.creatures[id as usize].hidden = Some(difficulty);
-                // Only its own side learns it hid: the point of hiding (DICE-E1).
+                // Only its own side learns it hid, or that it failed: the point of hiding (DICE-E1).
                 let side = self.sides[self.creatures[id as usize].side].name.clone();
+                // PERC-E4: the check knew only the hostiles its side perceives; one it did not
+                // know of may be watching, and then the attempt fails.
+                if self.creatures.iter().any(|o| o.can_act() && self.hostile(o.id, id) && self.perceives(o.id, id)) {
+                    self.log_to(Event::HideFailed { creature: id }, vec![side]);
+                    return;
+                }
+                self.creatures[id as usize].hidden = Some(difficulty);
                 self.log_to(Event::HidCreature { creature: id, difficulty }, vec![side]);
                 self.refresh_perception_of(id);
-                self.emit_perception_changes(&before);
+                self.sync_perception();
             }
             Plan::Flee => self.do_flee(id),
             Plan::Abort => {
@@ -84,9 +92,10 @@ impl Battle {
                 self.order.remove(self.turn);
                 let at = self.order.iter().position(|c| *c == after).map_or(self.order.len(), |i| i + 1);
                 self.order.insert(at, id);
-                let all = self.all_sides();
-                self.log_about(Event::Delayed { creature: id, after }, &[id]);
-                self.log_to(Event::TurnOrder { order: self.order.clone() }, all);
+                self.log_views(|b, s| {
+                    (b.knows(s, id) && b.knows(s, after)).then_some(Event::Delayed { creature: id, after })
+                });
+                self.log_turn_order();
                 // The slot now at `turn` is the next creature's: step back so advancing lands on it.
                 self.turn = self.turn.wrapping_sub(1);
                 self.advance_turns();
@@ -106,19 +115,21 @@ impl Battle {
         self.log_about(Event::ApSpent { creature: id, ap, left }, &[id]);
     }
 
-    /// Perception after a creature moved, turned or changed: refresh, reveal, tell sides.
+    /// Perception after a creature turned: refresh, end Hidden if exposed, tell sides.
     fn after_change(&mut self, id: CreatureId) {
-        let before = self.side_knowledge();
         self.refresh_perception_of(id);
-        self.check_hidden(id);
-        self.emit_perception_changes(&before);
+        let exposed = self.exposure(id);
+        self.sync_perception();
+        if let Some(reason) = exposed {
+            self.log_about(Event::Revealed { creature: id, reason }, &[id]);
+        }
     }
 
     /// PERC-E4: Hidden ends next to a hostile, or in the open where a hostile would spot it.
-    fn check_hidden(&mut self, id: CreatureId) {
-        if self.creatures[id as usize].hidden.is_none() {
-            return;
-        }
+    /// Ends it quietly (perception refreshed) and says why; the caller logs it once the sides
+    /// that now perceive the creature have been told.
+    fn exposure(&mut self, id: CreatureId) -> Option<String> {
+        self.creatures[id as usize].hidden?;
         let concealing = self.creatures[id as usize].footprint().cells().any(|c| self.map.terrain(c).concealing);
         let saved = self.creatures[id as usize].hidden.take();
         let mut reason = None;
@@ -129,47 +140,102 @@ impl Battle {
             let adjacent =
                 footprint_distance(self.creatures[o as usize].footprint(), self.creatures[id as usize].footprint())
                     <= 1;
+            // The reasons name nobody: the sides that learn of them may not perceive the hostile.
             if adjacent {
-                reason = Some(format!("{} is adjacent", self.creatures[o as usize].name));
+                reason = Some("a hostile is adjacent".to_string());
                 break;
             }
             if !concealing && self.compute_perceives(o, id) {
-                reason = Some(format!("in the open in front of {}", self.creatures[o as usize].name));
+                reason = Some("it stands in the open before a hostile".to_string());
                 break;
             }
         }
         match reason {
-            Some(r) => self.reveal(id, r),
-            None => self.creatures[id as usize].hidden = saved,
+            Some(r) => {
+                self.refresh_perception_of(id);
+                Some(r)
+            }
+            None => {
+                self.creatures[id as usize].hidden = saved;
+                None
+            }
         }
     }
 
+    /// End Hidden (an attack, a search that found it): the sides that now perceive it are told
+    /// (Spotted), then they see why.
     pub(super) fn reveal(&mut self, id: CreatureId, reason: String) {
         self.creatures[id as usize].hidden = None;
         self.refresh_perception_of(id);
-        let all = self.all_sides();
-        self.log_to(Event::Revealed { creature: id, reason }, all);
+        self.sync_perception();
+        self.log_about(Event::Revealed { creature: id, reason }, &[id]);
+    }
+
+    /// PERC-E4: hidden hostiles next to `id` are hidden no longer. Quietly; returns them.
+    fn unhide_adjacent(&mut self, id: CreatureId) -> Vec<CreatureId> {
+        let me = self.creatures[id as usize].footprint();
+        let found: Vec<CreatureId> = self
+            .creatures
+            .iter()
+            .filter(|o| {
+                o.is_active()
+                    && o.hidden.is_some()
+                    && self.hostile(id, o.id)
+                    && footprint_distance(me, o.footprint()) <= 1
+            })
+            .map(|o| o.id)
+            .collect();
+        for &f in &found {
+            self.creatures[f as usize].hidden = None;
+            self.refresh_perception_of(f);
+        }
+        found
+    }
+
+    /// The part of a checked path the walker really walks. The check knew only the creatures
+    /// its side perceives (SPACE-E5, fog-honest); where an unknown one blocks a step, or stands
+    /// on the square where the move would end, the walker stops on the last square it may
+    /// stand on (Engine decision). Returns that path, its cost, and where it was stopped.
+    fn walkable_part(&self, id: CreatureId, path: Vec<Pos>, cost: u32, sprint: bool) -> (Vec<Pos>, u32, Option<Pos>) {
+        let occupancy = self.true_occupancy(id);
+        let mover = self.mover(id, sprint);
+        if validate_path(&self.map, Some(&occupancy), &mover, &path).is_ok() {
+            return (path, cost, None);
+        }
+        for k in (2..path.len()).rev() {
+            if let Ok(c) = validate_path(&self.map, Some(&occupancy), &mover, &path[..k]) {
+                return (path[..k].to_vec(), c, Some(path[k - 1]));
+            }
+        }
+        (vec![path[0]], 0, Some(path[0]))
     }
 
     fn do_move(&mut self, id: CreatureId, path: Vec<Pos>, cost: u32, sprint: bool, face: Option<Facing>) {
         self.spend(id, MOVE_AP);
-        let watchers_before = self.witnesses(&[id]);
-        let end = *path.last().expect("checked path");
+        let (path, cost, stopped) = self.walkable_part(id, path, cost, sprint);
         {
             let f = &mut self.creatures[id as usize];
-            f.origin = end;
+            f.origin = *path.last().expect("a path has a start");
             f.noisy_round = Some(self.round);
         }
-        let before = self.side_knowledge();
         self.refresh_perception_of(id);
-        self.check_hidden(id);
-        let mut seen = self.witnesses(&[id]);
-        for s in watchers_before {
-            if !seen.contains(&s) {
-                seen.push(s);
-            }
+        let exposed = self.exposure(id);
+        // The sides that now perceive the walker are told before anything names it.
+        if path.len() > 1 {
+            self.log_walk(id, &path, cost, sprint);
         }
-        self.log_to(Event::Moved { creature: id, path, cost_quarters: cost, sprint }, seen);
+        self.sync_perception();
+        if let Some(at) = stopped {
+            self.log_about(Event::MoveInterrupted { creature: id, at }, &[id]);
+        }
+        if let Some(reason) = exposed {
+            self.log_about(Event::Revealed { creature: id, reason }, &[id]);
+        }
+        let found = self.unhide_adjacent(id);
+        self.sync_perception();
+        for f in found {
+            self.log_about(Event::Revealed { creature: f, reason: "a hostile came adjacent".into() }, &[f]);
+        }
         if sprint {
             // MOVE-E2 (Engine decision): a sprint costs 1 Activeness die, unpreventable.
             self.remove_dice(id, Attribute::Activeness, 1);
@@ -178,8 +244,8 @@ impl Battle {
             self.creatures[id as usize].facing = f;
             self.log_about(Event::Faced { creature: id, facing: f }, &[id]);
             self.refresh_perception_of(id);
+            self.sync_perception();
         }
-        self.emit_perception_changes(&before);
         self.check_unconscious(&[id]);
         self.check_victory(false);
     }
@@ -194,6 +260,15 @@ impl Battle {
 
     fn do_search(&mut self, id: CreatureId, at: Pos) {
         self.spend(id, SEARCH_AP);
+        // Engine decision: a search is a deliberate look, so the searcher turns toward the spot
+        // (FACE-2: free in its own turn) and sees, light permitting, what it finds.
+        let me = &self.creatures[id as usize];
+        let toward = Facing::toward_footprint(me.footprint(), Footprint::single(at));
+        if self.ruleset.facing && at != me.origin && toward != me.facing {
+            self.creatures[id as usize].facing = toward;
+            self.log_about(Event::Faced { creature: id, facing: toward }, &[id]);
+            self.after_change(id);
+        }
         let me = &self.creatures[id as usize];
         let dice = me.attrs.dice(Attribute::Spirit) - self.roll_penalty(me.posture);
         let faces = roll_faces(&mut self.rng, dice);
@@ -216,13 +291,13 @@ impl Battle {
             Event::Rolled { creature: id, purpose: format!("search around {at}"), faces, points: pts },
             vec![side.clone()],
         );
-        self.log_to(Event::Searched { creature: id, at, points: pts, found: found.clone() }, vec![side]);
-        let before = self.side_knowledge();
-        for f in found {
-            let name = self.creatures[id as usize].name.clone();
-            self.reveal(f, format!("found by {name}'s search"));
+        for &f in &found {
+            self.reveal(f, "found by a search".into());
         }
-        self.emit_perception_changes(&before);
+        // What is found is known only if the side now perceives it (PERC-E2: light, range).
+        let s = self.creatures[id as usize].side;
+        let found: Vec<CreatureId> = found.into_iter().filter(|&f| self.knows(s, f)).collect();
+        self.log_to(Event::Searched { creature: id, at, points: pts, found }, vec![side]);
     }
 
     fn do_flee(&mut self, id: CreatureId) {
@@ -241,12 +316,11 @@ impl Battle {
         self.log_about(Event::Rolled { creature: id, purpose: "flee".into(), faces, points: pts }, &[id]);
         self.log_about(Event::FleeAttempted { creature: id, points: pts, difficulty, success }, &[id]);
         if success {
-            let before = self.side_knowledge();
-            let all = self.all_sides();
+            // Told to those who see it go, before it is gone.
+            self.log_about(Event::Fled { creature: id }, &[id]);
             self.creatures[id as usize].presence = Presence::Fled;
-            self.log_to(Event::Fled { creature: id }, all);
             self.refresh_perception_of(id);
-            self.emit_perception_changes(&before);
+            self.sync_perception();
             self.check_victory(false);
             if !matches!(self.phase, Phase::Over(_)) {
                 self.end_turn();

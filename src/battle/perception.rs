@@ -94,32 +94,34 @@ impl Battle {
         self.last_seen[side * self.n() + creature as usize]
     }
 
-    /// Log Spotted / LostSight for enemies each side gained or lost (own creatures excluded),
-    /// and update each side's memory of where it saw them.
-    pub(super) fn emit_perception_changes(&mut self, before: &[bool]) {
+    /// Tell every side what it gained or lost sight of since it was last told (Spotted /
+    /// LostSight; own creatures excluded), and update each side's memory of where it saw them.
+    /// Called after every change that can alter perception, before anything names a creature
+    /// that just came into view; also at the end of every command.
+    pub(super) fn sync_perception(&mut self) {
         let after = self.side_knowledge();
         let n = self.n();
         for s in 0..self.sides.len() {
             for t in 0..n {
                 let slot = s * n + t;
-                if after[slot] {
+                let (was, is) = (self.announced[slot], after[slot]);
+                if is {
                     self.last_seen[slot] = Some(self.creatures[t].origin);
                 } else if let Some(p) = self.last_seen[slot] {
+                    // The memory goes when a member stands next to the spot and sees nothing
+                    // there, or when the side saw the creature leave the battle; a creature
+                    // that died or fled out of sight is still believed where it was seen.
                     let looked = self.creatures.iter().any(|m| {
                         m.side == s && m.can_act() && footprint_distance(m.footprint(), Footprint::single(p)) <= 1
                     });
-                    if looked || !self.creatures[t].is_active() {
+                    if looked || (was && !self.creatures[t].is_active()) {
                         self.last_seen[slot] = None;
                     }
                 }
-            }
-        }
-        for s in 0..self.sides.len() {
-            for t in 0..self.n() {
+                self.announced[slot] = is;
                 if self.creatures[t].side == s {
                     continue;
                 }
-                let (was, is) = (before[s * self.n() + t], after[s * self.n() + t]);
                 let side = self.sides[s].name.clone();
                 if is && !was {
                     self.log_to(Event::Spotted { side: side.clone(), creature: t as CreatureId }, vec![side]);
@@ -130,11 +132,111 @@ impl Battle {
         }
     }
 
+    /// Has `side` been told of `creature`: its own, or one it was told it perceives (Spotted
+    /// and not yet LostSight). Who may see an event is decided by this, so an event can never
+    /// name a creature to a side before the side has been told it perceives it.
+    pub(super) fn knows(&self, side: usize, creature: CreatureId) -> bool {
+        self.creatures[creature as usize].side == side || self.announced[side * self.n() + creature as usize]
+    }
+
+    /// Log an event that each side may see differently: `view(s)` is what side `s` sees of it
+    /// (None: nothing). Sides seeing the same thing share one entry, in side order.
+    pub(super) fn log_views(&mut self, view: impl Fn(&Battle, usize) -> Option<Event>) {
+        let views: Vec<Option<Event>> = (0..self.sides.len()).map(|s| view(self, s)).collect();
+        let mut done = vec![false; views.len()];
+        for s in 0..views.len() {
+            let Some(event) = views[s].clone().filter(|_| !done[s]) else { continue };
+            let mut to = Vec::new();
+            for t in s..views.len() {
+                if !done[t] && views[t].as_ref() == Some(&event) {
+                    done[t] = true;
+                    to.push(self.sides[t].name.clone());
+                }
+            }
+            self.log_to(event, to);
+        }
+    }
+
+    /// A creature walked `path` (from where it stood to where it stands now). Each side sees
+    /// only the stretches of the walk where it perceived the walker, each as Spotted, Moved and
+    /// LostSight in that order; the walker's side sees it all. Other sides' memory of the
+    /// walker ends where they last saw it; their knowledge of it is settled here.
+    pub(super) fn log_walk(&mut self, id: CreatureId, path: &[Pos], cost_quarters: u32, sprint: bool) {
+        let n = self.n();
+        let own = self.creatures[id as usize].side;
+        let last = path.len() - 1;
+        // Per side, whether it perceived the walker on each square of the path: before the move
+        // at the start (as it was), now at the end, in between as its members would have.
+        let seen: Vec<Vec<bool>> = (0..self.sides.len())
+            .map(|s| {
+                if s == own {
+                    return vec![true; path.len()];
+                }
+                let walker = &self.creatures[id as usize];
+                (0..path.len())
+                    .map(|i| match i {
+                        0 => self.announced[s * n + id as usize],
+                        i if i == last => self.side_perceives(s, id),
+                        i => self.creatures.iter().any(|m| {
+                            m.side == s && m.can_act() && self.perceives_placed(m, m.placement(), walker, path[i])
+                        }),
+                    })
+                    .collect()
+            })
+            .collect();
+        let moved = |from: usize, to: usize| Event::Moved {
+            creature: id,
+            path: path[from..=to].to_vec(),
+            cost_quarters: if (from, to) == (0, last) { cost_quarters } else { 0 },
+            sprint,
+        };
+        // Those who saw all of it share one entry.
+        let whole: Vec<usize> = (0..self.sides.len()).filter(|&s| seen[s].iter().all(|&v| v)).collect();
+        for &s in whole.iter().filter(|&&s| s != own) {
+            self.last_seen[s * n + id as usize] = Some(path[last]);
+        }
+        let names = whole.iter().map(|&s| self.sides[s].name.clone()).collect();
+        self.log_to(moved(0, last), names);
+        for (s, seen) in seen.iter().enumerate() {
+            if seen.iter().all(|&v| v) {
+                continue;
+            }
+            let side = self.sides[s].name.clone();
+            let mut i = 0;
+            while i <= last {
+                if !seen[i] {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < last && seen[i + 1] {
+                    i += 1;
+                }
+                if start > 0 {
+                    self.log_to(Event::Spotted { side: side.clone(), creature: id }, vec![side.clone()]);
+                }
+                if i > start {
+                    self.log_to(moved(start, i), vec![side.clone()]);
+                }
+                self.last_seen[s * n + id as usize] = Some(path[i]);
+                if i < last {
+                    self.log_to(Event::LostSight { side: side.clone(), creature: id }, vec![side.clone()]);
+                }
+                i += 1;
+            }
+        }
+        for (s, seen) in seen.iter().enumerate() {
+            if s != own {
+                self.announced[s * n + id as usize] = seen[last];
+            }
+        }
+    }
+
     /// Sides that may see an event about these creatures: their own sides, and every side that
-    /// perceives one of them.
+    /// knows of one of them.
     pub(super) fn witnesses(&self, subjects: &[CreatureId]) -> Vec<String> {
         (0..self.sides.len())
-            .filter(|&s| subjects.iter().any(|&c| self.creatures[c as usize].side == s || self.side_perceives(s, c)))
+            .filter(|&s| subjects.iter().any(|&c| self.knows(s, c)))
             .map(|s| self.sides[s].name.clone())
             .collect()
     }

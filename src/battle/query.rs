@@ -162,12 +162,24 @@ impl Battle {
         Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture) }
     }
 
-    /// SPACE-E5: what every other present creature's squares mean for this mover.
+    /// SPACE-E5: what the squares of the other creatures its side knows of mean for this
+    /// mover. Moves are checked against this: a creature its side does not perceive cannot
+    /// refuse a move (that would tell where it is); the move runs into it instead.
     pub fn occupancy_for(&self, mover: CreatureId) -> Vec<Occupant> {
+        let side = self.creatures[mover as usize].side;
+        self.occupancy_where(mover, |o| self.knows(side, o))
+    }
+
+    /// SPACE-E5 with every present creature, known or not: what a move actually meets.
+    pub(super) fn true_occupancy(&self, mover: CreatureId) -> Vec<Occupant> {
+        self.occupancy_where(mover, |_| true)
+    }
+
+    fn occupancy_where(&self, mover: CreatureId, counts: impl Fn(CreatureId) -> bool) -> Vec<Occupant> {
         let me = &self.creatures[mover as usize];
         let mut occ = vec![Occupant::Free; (self.map.width() * self.map.height()) as usize];
         for o in &self.creatures {
-            if o.id == mover || !o.is_active() {
+            if o.id == mover || !o.is_active() || !counts(o.id) {
                 continue;
             }
             let kind =

@@ -139,10 +139,14 @@ impl Battle {
         if me.ap < ap {
             return reject("TIME-12", format!("Quick Step needs {ap} AP"));
         }
-        let mover = Mover { size: me.size, speed: 1, sprint: false, posture: self.effective_posture(me.posture) };
-        validate_path(&self.map, Some(&self.occupancy_for(id)), &mover, &[me.origin, to])
+        validate_path(&self.map, Some(&self.occupancy_for(id)), &self.step_mover(id), &[me.origin, to])
             .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;
         Ok(Plan::QuickStep { to, face, ap })
+    }
+
+    /// TIME-14: a Quick Step moves one square, whatever the creature's speed.
+    fn step_mover(&self, id: CreatureId) -> Mover {
+        Mover { speed: 1, ..self.mover(id, false) }
     }
 
     pub(super) fn answer_pass(&mut self, id: CreatureId) {
@@ -162,7 +166,13 @@ impl Battle {
         let against = counter.targets[0].id;
         let weapon = counter.weapon.key.clone();
         self.log_about(Event::ApSpent { creature: id, ap, left }, &[id]);
-        self.log_about(Event::CounterAttackDeclared { creature: id, weapon, against }, &[id, against]);
+        self.log_views(|b, s| {
+            (b.knows(s, id) && b.knows(s, against)).then(|| Event::CounterAttackDeclared {
+                creature: id,
+                weapon: weapon.clone(),
+                against,
+            })
+        });
         attack.flow.counter = Some(Box::new(counter));
         self.resume_attack(attack);
     }
@@ -171,7 +181,6 @@ impl Battle {
         let mut attack = self.close_window();
         let flow = &mut attack.flow;
         let pts = flow.pending_points.unwrap_or(0);
-        let attacker = flow.attacker;
         match defense {
             None => {
                 self.log_about(Event::ReactionDeclined { creature: id }, &[id]);
@@ -192,10 +201,7 @@ impl Battle {
                 let dice = self.defense_dice_of(f, f.posture, d);
                 let faces = roll_faces(&mut self.rng, dice);
                 let dp = points(&faces) as i32;
-                self.log_about(
-                    Event::Rolled { creature: id, purpose: format!("{d:?}"), faces, points: dp },
-                    &[id, attacker],
-                );
+                self.log_about(Event::Rolled { creature: id, purpose: format!("{d:?}"), faces, points: dp }, &[id]);
                 self.settle_segment(flow, pts, Some(d), Some(dp));
             }
         }
@@ -211,20 +217,31 @@ impl Battle {
             f.ap -= ap;
             f.reacted_chain = chain;
         }
+        self.log_about(Event::QuickStepped { creature: id, to }, &[id]);
         let from = self.creatures[id as usize].origin;
-        let before = self.side_knowledge();
-        self.creatures[id as usize].origin = to;
         self.creatures[id as usize].noisy_round = Some(self.round);
-        self.refresh_perception_of(id);
-        self.log_about(Event::QuickStepped { creature: id, to }, &[id, attacker]);
-        self.log_about(Event::Moved { creature: id, path: vec![from, to], cost_quarters: 4, sprint: false }, &[id]);
+        // SPACE-E5 (Engine decision): checked against what its side knows; a creature it did
+        // not perceive on that square stops the step.
+        let blocked =
+            validate_path(&self.map, Some(&self.true_occupancy(id)), &self.step_mover(id), &[from, to]).is_err();
+        if blocked {
+            self.log_about(Event::MoveInterrupted { creature: id, at: from }, &[id]);
+            self.refresh_perception_of(id);
+            self.sync_perception();
+        } else {
+            self.creatures[id as usize].origin = to;
+            self.refresh_perception_of(id);
+            self.log_walk(id, &[from, to], 4, false);
+            self.sync_perception();
+        }
         if let Some(f) = face {
             // FACE-2: re-facing is free after an active move, even outside one's turn.
             self.creatures[id as usize].facing = f;
             self.log_about(Event::Faced { creature: id, facing: f }, &[id]);
             self.refresh_perception_of(id);
+            self.sync_perception();
         }
-        self.emit_perception_changes(&before);
+        let to = self.creatures[id as usize].origin;
         // TIME-14: the "before" reaction re-validates the attack.
         let a = &self.creatures[attacker as usize];
         match self.reach(a, a.placement(), id, to, &attack.flow.weapon) {
@@ -241,7 +258,7 @@ impl Battle {
                 }
                 self.log_about(
                     Event::AttackCancelled { attacker, refunded_ap: refund, reason: why.reason },
-                    &[attacker, id],
+                    &[attacker],
                 );
             }
             Ok(modifier) => {

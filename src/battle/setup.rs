@@ -142,6 +142,7 @@ impl Battle {
             perceives: vec![false; n * n],
             chain: 0,
             last_seen: vec![None; n * l.sides.len()],
+            announced: vec![false; n * l.sides.len()],
             ai_profiles: Arc::new(compendium.ai_profiles.clone()),
         };
         battle.start();
@@ -150,16 +151,17 @@ impl Battle {
 
     fn start(&mut self) {
         let all = self.all_sides();
-        self.log_to(Event::BattleStarted { level: self.level_file.clone(), seed: self.seed }, all.clone());
+        self.log_to(Event::BattleStarted { level: self.level_file.clone(), seed: self.seed }, all);
+        // Perception first: each side learns whom it sees, then only their initiative.
+        for v in 0..self.creatures.len() {
+            self.refresh_perception_of(v as CreatureId);
+        }
+        self.sync_perception();
         let entrants: Vec<CreatureId> =
             self.creatures.iter().filter(|c| c.presence == Presence::Active).map(|c| c.id).collect();
         let order = self.roll_order(&entrants);
         self.order = order;
-        self.log_to(Event::TurnOrder { order: self.order.clone() }, all);
-        for v in 0..self.creatures.len() {
-            self.refresh_perception_of(v as CreatureId);
-        }
-        self.emit_perception_changes(&vec![false; self.creatures.len() * self.sides.len()]);
+        self.log_turn_order();
         self.round = 1;
         self.begin_round();
     }
@@ -186,19 +188,19 @@ impl Battle {
             .map(|(gi, g)| (gi, self.creatures[g[0] as usize].attrs.dice(Attribute::Activeness)))
             .collect();
         let rolls = roll_initiative(&mut self.rng, &dice);
-        let all = self.all_sides();
         let mut order = Vec::new();
         for r in rolls {
             let members = groups[r.id].clone();
-            self.log_to(
-                Event::InitiativeRolled {
-                    members: members.clone(),
+            // PERC-3: a side sees the rolls of the creatures it knows of, and only theirs.
+            self.log_views(|b, s| {
+                let known: Vec<CreatureId> = members.iter().copied().filter(|&m| b.knows(s, m)).collect();
+                (!known.is_empty()).then(|| Event::InitiativeRolled {
+                    members: known,
                     faces: r.faces.clone(),
                     total: r.total,
                     tie_breaks: r.tie_breaks.clone(),
-                },
-                all.clone(),
-            );
+                })
+            });
             order.extend(members);
         }
         order

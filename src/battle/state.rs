@@ -187,6 +187,9 @@ pub struct Battle {
     /// last_seen[side * n + creature]: where that side last perceived it (its own knowledge,
     /// for the AI to hunt by); forgotten once a member stands next to the spot and sees nothing.
     pub(super) last_seen: Vec<Option<Pos>>,
+    /// announced[side * n + creature]: what each side has been told it perceives (Spotted,
+    /// not yet LostSight); brought up to the truth by `sync_perception`.
+    pub(super) announced: Vec<bool>,
     /// The AI profiles of the compendium the battle was set up from.
     pub(super) ai_profiles: Arc<BTreeMap<String, AiProfile>>,
 }
@@ -301,10 +304,12 @@ impl Battle {
     }
 
     /// Change a creature outside the rules, to set up a scenario (tests, benches, the editor's
-    /// what-ifs): nothing is logged; perception is brought up to date afterwards.
+    /// what-ifs): the change itself is not logged; perception is brought up to date (and what
+    /// each side now perceives is logged as usual).
     pub fn adjust_for_scenario(&mut self, id: CreatureId, change: impl FnOnce(&mut Fighter)) {
         change(&mut self.creatures[id as usize]);
         self.refresh_perception_of(id);
+        self.sync_perception();
     }
 
     pub(super) fn log_to(&mut self, event: Event, visible_to: Vec<String>) {

@@ -21,11 +21,10 @@ impl Battle {
         let all = self.all_sides();
         self.log_to(Event::RoundStarted { round: self.round }, all);
         // Hearing depends on recent noise (PERC-E5): refresh everyone once a round.
-        let before = self.side_knowledge();
         for id in 0..self.n() as CreatureId {
             self.refresh_perception_of(id);
         }
-        self.emit_perception_changes(&before);
+        self.sync_perception();
         self.turn = BEFORE_FIRST_SLOT;
     }
 
@@ -73,6 +72,8 @@ impl Battle {
         if arrivals.is_empty() {
             return false;
         }
+        // TIME-4: they are ordered among themselves (a lone latecomer skips the roll); only
+        // their own sides see the roll, as nobody else has seen them yet.
         let order = if arrivals.len() == 1 { arrivals.clone() } else { self.roll_order(&arrivals) };
         let mut joined = Vec::new();
         for &id in &order {
@@ -81,9 +82,7 @@ impl Battle {
                     let f = &mut self.creatures[id as usize];
                     f.presence = Presence::Active;
                     f.origin = spot;
-                    let all = self.all_sides();
-                    self.log_to(Event::Joined { creature: id, at: spot }, all);
-                    joined.push(id);
+                    joined.push((id, spot));
                 }
                 None => {
                     // Engine decision: with no square free for it anywhere, a latecomer arrives
@@ -97,14 +96,16 @@ impl Battle {
         if joined.is_empty() {
             return false;
         }
-        self.order.extend(joined.iter().copied());
-        let all = self.all_sides();
-        self.log_to(Event::TurnOrder { order: self.order.clone() }, all);
-        let before = self.side_knowledge();
-        for &id in &joined {
+        for &(id, _) in &joined {
             self.refresh_perception_of(id);
         }
-        self.emit_perception_changes(&before);
+        // Those who see a newcomer are told (Spotted) before they see it join; nobody else is.
+        self.sync_perception();
+        for &(id, at) in &joined {
+            self.log_about(Event::Joined { creature: id, at }, &[id]);
+        }
+        self.order.extend(joined.iter().map(|&(id, _)| id));
+        self.log_turn_order();
         true
     }
 
@@ -112,7 +113,7 @@ impl Battle {
     /// square on the map is free for its footprint.
     fn free_spot_near(&self, id: CreatureId) -> Option<Pos> {
         let me = &self.creatures[id as usize];
-        let occ = self.occupancy_for(id);
+        let occ = self.true_occupancy(id);
         let free = |p: Pos| {
             Footprint::new(p, me.size.footprint()).cells().all(|c| {
                 self.map.in_bounds(c) && !self.map.blocks_movement(c) && occ[self.map.index(c)] == Occupant::Free
@@ -130,6 +131,14 @@ impl Battle {
             }
         }
         None
+    }
+
+    /// TIME-2, PERC-3: the turn order, as each side knows it: its own creatures and those it
+    /// perceives, in their places; the slots of creatures it does not perceive are not shown.
+    pub(super) fn log_turn_order(&mut self) {
+        self.log_views(|b, s| {
+            Some(Event::TurnOrder { order: b.order.iter().copied().filter(|&c| b.knows(s, c)).collect() })
+        });
     }
 
     /// TIME-8, TIME-19, TIME-E5. Returns true when the creature now waits for input.
@@ -169,8 +178,14 @@ impl Battle {
                 }
                 Ok(_) => {}
                 Err(why) => {
-                    // GEN-7: a failed action produces nothing; the investment is lost.
-                    self.log_about(Event::LongTermAborted { creature: id, reason: why.reason }, &[id]);
+                    // GEN-7: a failed action produces nothing; the investment is lost. Its own
+                    // side hears why; others that see it, only that it came to nothing.
+                    let own = self.creatures[id as usize].side;
+                    let full = why.to_string();
+                    self.log_views(|b, s| {
+                        let reason = if s == own { full.clone() } else { "it came to nothing".to_string() };
+                        b.knows(s, id).then_some(Event::LongTermAborted { creature: id, reason })
+                    });
                 }
             }
         }

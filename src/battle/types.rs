@@ -140,6 +140,8 @@ pub enum Event {
         rule: String,
         reason: String,
     },
+    /// A move as a side saw it: the whole path for its own side and those who saw all of it,
+    /// else only the stretch it saw (`cost_quarters` is then 0: the cost is the mover's).
     Moved {
         creature: CreatureId,
         path: Vec<Pos>,
@@ -174,11 +176,18 @@ pub enum Event {
         creature: CreatureId,
         reason: String,
     },
+    /// An attack as a side that perceives the attacker sees it: `targets` lists only those
+    /// the side perceives (an area may strike more).
     AttackDeclared {
         attacker: CreatureId,
         weapon: String,
         targets: Vec<CreatureId>,
         dice: i32,
+    },
+    /// PERC-3, ATK-11: an attack as a side that does not perceive the attacker sees it: its
+    /// creatures (or ones it perceives) are attacked, by whom it does not know.
+    AttackedByUnseen {
+        targets: Vec<CreatureId>,
     },
     ReactionWindowOpened {
         creature: CreatureId,
@@ -215,8 +224,9 @@ pub enum Event {
         faces: Vec<u8>,
         points: i32,
     },
+    /// `attacker` is None for a side that does not perceive the attacker.
     SegmentResolved {
-        attacker: CreatureId,
+        attacker: Option<CreatureId>,
         target: CreatureId,
         segment: u32,
         attack_points: i32,
@@ -259,6 +269,17 @@ pub enum Event {
         creature: CreatureId,
         difficulty: i64,
     },
+    /// PERC-E4: a hostile the creature's side did not perceive was watching it: the AP is
+    /// spent and it is not hidden.
+    HideFailed {
+        creature: CreatureId,
+    },
+    /// SPACE-E5 (Engine decision): the move ran into a creature its side did not perceive and
+    /// stopped at `at`, the last square it could stand on (the path in `Moved` ends there).
+    MoveInterrupted {
+        creature: CreatureId,
+        at: Pos,
+    },
     Revealed {
         creature: CreatureId,
         reason: String,
@@ -300,6 +321,66 @@ pub enum Event {
     BattleEnded {
         outcome: Outcome,
     },
+}
+
+impl Event {
+    /// The creatures this event names (what a side learns about by seeing it); the creatures
+    /// inside a command are the commanding side's own input and are not counted, except the
+    /// target of an accepted attack or delay, which its side perceives.
+    pub fn creatures(&self) -> Vec<CreatureId> {
+        use Event::*;
+        match self {
+            BattleStarted { .. } | RoundStarted { .. } | RoundEnded { .. } | BattleEnded { .. } => vec![],
+            InitiativeRolled { members, .. } => members.clone(),
+            TurnOrder { order } => order.clone(),
+            CommandAccepted { creature, command } => {
+                let mut v = vec![*creature];
+                match command {
+                    Command::Attack { target: Target::Creature(t), .. } => v.push(*t),
+                    Command::Delay { after } => v.push(*after),
+                    _ => {}
+                }
+                v
+            }
+            CommandRejected { creature, .. } => vec![*creature],
+            AttackDeclared { attacker, targets, .. } => {
+                std::iter::once(*attacker).chain(targets.iter().copied()).collect()
+            }
+            AttackedByUnseen { targets } => targets.clone(),
+            ReactionWindowOpened { creature, attacker, .. } => vec![*creature, *attacker],
+            Delayed { creature, after } => vec![*creature, *after],
+            CounterAttackDeclared { creature, against, .. } => vec![*creature, *against],
+            SegmentResolved { attacker, target, .. } => attacker.iter().copied().chain([*target]).collect(),
+            Searched { creature, found, .. } => std::iter::once(*creature).chain(found.iter().copied()).collect(),
+            Spotted { creature, .. } | LostSight { creature, .. } => vec![*creature],
+            AttackCancelled { attacker, .. } => vec![*attacker],
+            Undefendable { target, .. } => vec![*target],
+            TurnStarted { creature, .. }
+            | Moved { creature, .. }
+            | Faced { creature, .. }
+            | PostureChanged { creature, .. }
+            | ApSpent { creature, .. }
+            | LongTermStarted { creature, .. }
+            | LongTermProgress { creature, .. }
+            | LongTermAborted { creature, .. }
+            | ReactionDeclined { creature }
+            | QuickStepped { creature, .. }
+            | Rolled { creature, .. }
+            | Damaged { creature, .. }
+            | Unconscious { creature }
+            | Died { creature }
+            | AmmoSpent { creature, .. }
+            | HidCreature { creature, .. }
+            | HideFailed { creature }
+            | MoveInterrupted { creature, .. }
+            | Revealed { creature, .. }
+            | FleeAttempted { creature, .. }
+            | Fled { creature }
+            | Joined { creature, .. }
+            | ArrivalDelayed { creature, .. }
+            | TurnEnded { creature } => vec![*creature],
+        }
+    }
 }
 
 /// One line of the log: the event, when, and which sides may see it (a side's log, AI and screen
