@@ -854,3 +854,60 @@ fn perc_e4_a_hide_watched_from_the_dark_fails() {
     assert_eq!(failed[0].visible_to, ["Blue"]);
     assert_eq!(b.fighter(0).ap, 2, "1 AP spent on the attempt");
 }
+
+// RULES: TIME-14, TIME-16, TIME-11 — a cancelled attack refunds the AP spent on it this round in
+// every case: with an additive (its AP too), and a long-term attack completing this round (only
+// this round's payment; what earlier rounds paid is lost).
+#[test]
+fn time_14_cancellation_refunds_this_rounds_ap_in_every_case() {
+    // With an additive: sword (1 AP) + Power Strike (1 AP) = 2 AP back.
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10))),
+           (name: "B", template: "human_duelist", side: "Red", at: (3, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 1);
+    let strike =
+        Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec!["power_strike".into()] };
+    submit(&mut b, "A", strike);
+    assert_eq!(b.fighter(0).ap, 1);
+    submit(&mut b, "B", Command::QuickStep { to: Pos::new(4, 1), face: Some(Facing::W) });
+    assert!(b.log().iter().any(|e| matches!(e.event, Event::AttackCancelled { refunded_ap: 2, .. })));
+    assert_eq!(b.fighter(0).ap, 3, "the attack and its additive refunded");
+
+    // Long-term: a 1-AP creature's sword + Power Strike costs 2: 1 AP in round 1, the last at
+    // the start of round 2, when it completes; cancelled then, only round 2's AP comes back.
+    let mut compendium = builtin_compendium().clone();
+    let mut slow = compendium.creatures["human_fighter"].clone();
+    slow.max_ap = 1;
+    compendium.creatures.insert("slow_fighter".into(), slow);
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "slow_fighter", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10))),
+           (name: "B", template: "human_duelist", side: "Red", at: (3, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let l = parse_level("test.level.ron", &text, &compendium).unwrap();
+    let mut b = Battle::new(&l, &compendium, 1).unwrap();
+    let strike =
+        Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec!["power_strike".into()] };
+    submit(&mut b, "A", strike);
+    assert!(b.log().iter().any(|e| matches!(e.event, Event::LongTermStarted { remaining: 1, .. })));
+    submit(&mut b, "B", Command::EndTurn);
+    // Round 2: A pays its last AP and the attack is declared; B steps out of reach.
+    assert_eq!(b.awaiting(), Some((1, Some(WindowKind::BeforeAttack))));
+    assert_eq!(b.fighter(0).ap, 0);
+    submit(&mut b, "B", Command::QuickStep { to: Pos::new(4, 1), face: Some(Facing::W) });
+    let refunds: Vec<i32> = b
+        .log()
+        .iter()
+        .filter_map(|e| match e.event {
+            Event::AttackCancelled { refunded_ap, .. } => Some(refunded_ap),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(refunds, [1], "round 2's AP only; round 1's is lost");
+    assert_eq!(b.fighter(0).ap, 1);
+    assert_eq!(turn_of(&b), "A", "it may choose a new action");
+}

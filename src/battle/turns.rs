@@ -162,6 +162,7 @@ impl Battle {
             let f = &mut self.creatures[id as usize];
             let paid = f.ap.min(lt.remaining);
             f.ap -= paid;
+            f.spent_this_turn += paid;
             lt.remaining -= paid;
             self.log_about(Event::LongTermProgress { creature: id, paid, remaining: lt.remaining }, &[id]);
             if lt.remaining > 0 {
@@ -170,7 +171,9 @@ impl Battle {
                 return false;
             }
             match self.plan_attack(id, &lt.weapon, &lt.target, &lt.additives, true) {
-                Ok(Plan::Attack(flow, _)) => {
+                Ok(Plan::Attack(mut flow, _)) => {
+                    // TIME-14: cancelled now, it refunds what was paid this round only.
+                    flow.ap_paid = paid;
                     // Whatever the attack led to (a window, this turn going on, or — if the
                     // attacker fell — later turns already started), the phase is now settled.
                     self.start_attack(*flow);
