@@ -184,7 +184,8 @@ fn a_side_never_learns_what_it_does_not_perceive() {
     }
 }
 
-// RULES: PERC-E2, PERC-E5 — a move out of sight and out of earshot is in the mover's side's log
+// RULES: PERC-E2, PERC-E5, PERC-6 (hearing: nothing between may block the sound) — a move out
+// of sight and out of earshot is in the mover's side's log
 // only; the other side's log shows where it lost sight, nothing more.
 #[test]
 fn a_move_behind_a_wall_far_away_is_private() {

@@ -911,3 +911,92 @@ fn time_14_cancellation_refunds_this_rounds_ap_in_every_case() {
     assert_eq!(b.fighter(0).ap, 1);
     assert_eq!(turn_of(&b), "A", "it may choose a new action");
 }
+
+// RULES: GEN-1 — specific exceptions override the basic rules and custom rules override both:
+// a shield (an item) adds a die to Block beyond the basic Might dice, a level's override (a
+// custom rule) beats the compendium's template, and a ruleset switch removes posture penalties.
+#[test]
+fn gen_1_items_and_custom_rules_override_the_basic_rules() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "Spear", template: "human_spearman", side: "Blue", at: (2, 1), facing: E, posture: Prone, overrides: (might: Some(6))),
+           (name: "B", template: "human_fighter", side: "Red", at: (5, 1), facing: W)"#,
+        "",
+    );
+    let b = battle(&text, 1);
+    let f = b.fighter(0);
+    assert_eq!(
+        f.attrs.dice(meshal_tactics::rules::creature::Attribute::Might),
+        6,
+        "the level's 6, not the template's 4"
+    );
+    use meshal_tactics::rules::posture::Posture;
+    assert_eq!(b.defense_dice(0, Posture::Standing, Defense::Block), 7, "Might 6 + the shield's die");
+    assert_eq!(b.defense_dice(0, Posture::Standing, Defense::Dodge), 3, "no shield die to Dodge");
+    assert_eq!(b.defense_dice(0, Posture::Prone, Defense::Block), 5, "prone: -2 (POST-E1)");
+    let off = battle(&text.replace("sides: [", "ruleset: (postures: false), sides: ["), 1);
+    assert_eq!(off.defense_dice(0, Posture::Prone, Defense::Block), 7, "postures off: no penalty");
+}
+
+// RULES: CRE-12 — an action's targets must be perceivable and meet its range and target
+// restrictions (an attack names another creature: Engine decision, it cannot target its user).
+#[test]
+fn cre_12_targets_must_be_perceived_in_range_and_allowed() {
+    let text = level(
+        &["WWWWWWWWWW", "W....%%..W", "WWWWWWWWWW"],
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(10))),
+           (name: "Near", template: "human_fighter", side: "Red", at: (3, 1), facing: W),
+           (name: "Dark", template: "human_fighter", side: "Red", at: (6, 1), facing: W)"#,
+        "",
+    );
+    let b = battle(&text, 1);
+    let attack = |t: u32| Command::Attack { weapon: "sword".into(), target: Target::Creature(t), additives: vec![] };
+    assert_eq!(b.check(0, &attack(2)).unwrap_err().rule, "PERC-3", "unseen in the dark");
+    assert_eq!(b.check(0, &attack(1)).unwrap_err().rule, "ATK-4", "two steps: out of a sword's reach");
+    assert_eq!(b.check(0, &attack(0)).unwrap_err().rule, "ATK-4", "not itself");
+    assert_eq!(b.check(0, &attack(9)).unwrap_err().rule, "CRE-1", "no such creature");
+}
+
+// RULES: ATK-E7, POST-E1, POST-E3, ATK-E5, ATK-11 — a preview is what the battle then rolls:
+// the dice after posture, the protection after cover and posture, and each defense's dice.
+#[test]
+fn atk_e7_previews_are_what_is_rolled() {
+    let text = r#"(name: "Preview", map: ["WWWWWWWWWW", "W.....=..W", "W........W", "WWWWWWWWWW"],
+        legend: { '.': "floor", 'W': "wall", '=': "low" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true),
+                    "low": (blocks_movement: true, cross_height: Some(1), low_cover: true) },
+        sides: [(name: "Blue"), (name: "Red")],
+        creatures: [
+            (name: "Archer", template: "archer", side: "Blue", at: (1, 2), facing: E, posture: Prone, overrides: (activeness: Some(12))),
+            (name: "Target", template: "human_spearman", side: "Red", at: (7, 2), facing: W, posture: Crouch, overrides: (activeness: Some(1))),
+        ])"#;
+    let l = parse_level("preview.level.ron", text, builtin_compendium()).unwrap();
+    let mut b = Battle::new(&l, builtin_compendium(), 9).unwrap();
+    let shot = Command::Attack { weapon: "bow".into(), target: Target::Creature(1), additives: vec![] };
+    let p = b.attack_preview(0, &shot).unwrap().remove(0);
+    assert_eq!(p.dice, 12 - 2, "Activeness 12, prone -2");
+    assert!(p.cover, "the low wall shelters the target");
+    assert_eq!(p.protection, 1 + 1, "leather 1 + the better of cover and crouching, +1");
+    let block = p.defenses.iter().find(|d| d.defense == Defense::Block).unwrap();
+    assert_eq!(block.dice, 4 + 1, "Might 4 + the shield");
+    let mark = b.log().len();
+    submit(&mut b, "Archer", shot);
+    assert!(events(&b, mark).iter().any(|e| matches!(e, Event::AttackDeclared { dice: 10, .. })));
+    assert_eq!(b.awaiting(), Some((1, Some(WindowKind::Defense))), "seed 9: a harmful roll");
+    {
+        let w = b.window_preview().unwrap();
+        assert_eq!(w.attack.protection, p.protection);
+        assert_eq!(w.attack.defenses, p.defenses);
+        submit(&mut b, "Target", Command::Defend { defense: Some(Defense::Block) });
+        let faces = events(&b, mark).into_iter().find_map(|e| match e {
+            Event::Rolled { creature: 1, faces, .. } => Some(faces.len()),
+            _ => None,
+        });
+        assert_eq!(faces, Some(5), "the Block rolled the previewed dice");
+    }
+    let seg = events(&b, mark).into_iter().find_map(|e| match e {
+        Event::SegmentResolved { protection, .. } => Some(*protection),
+        _ => None,
+    });
+    assert_eq!(seg, Some(p.protection));
+}

@@ -450,8 +450,16 @@ struct Ctx<'a> {
     may_turn: bool,
 }
 
-/// The best attack found from a square: (value, expected damage, rear, command, AP).
-type BestAttack = (f64, f64, bool, Command, i32);
+/// The best attack found from a square.
+struct BestAttack {
+    /// Expected damage plus the focus-fire and rear-arc bonuses.
+    value: f64,
+    /// Expected damage alone.
+    dealt: f64,
+    rear: bool,
+    command: Command,
+    ap: i32,
+}
 
 impl Ctx<'_> {
     /// Score standing at `dest` with `ap_left` and `posture` for the rest of the turn; `first`
@@ -512,9 +520,9 @@ impl Ctx<'_> {
                     }
                     // Compared per AP, so a 2-AP strike must beat two plain ones.
                     let per_ap = value / cost.max(1) as f64;
-                    if attack.as_ref().is_none_or(|a| per_ap > a.0 / a.4.max(1) as f64) {
-                        let cmd = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives };
-                        attack = Some((value, est.expected, est.rear, cmd, cost));
+                    if attack.as_ref().is_none_or(|a| per_ap > a.value / a.ap.max(1) as f64) {
+                        let command = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives };
+                        attack = Some(BestAttack { value, dealt: est.expected, rear: est.rear, command, ap: cost });
                         turn_first = turn;
                     }
                 }
@@ -522,16 +530,16 @@ impl Ctx<'_> {
         }
         // Area attacks are placed on perceived enemies (and their neighbours).
         if !moved
-            && let Some((value, cmd, ap)) = best_area(b, self.me, ap_left)
-            && attack.as_ref().is_none_or(|a| value > a.0)
+            && let Some(area) = best_area(b, self.me, ap_left)
+            && attack.as_ref().is_none_or(|a| area.value > a.value)
         {
-            attack = Some((value, value, false, cmd, ap));
+            attack = Some(area);
             turn_first = None;
         }
         let (attack_value, dealt, rear_attack, attacks) = match &attack {
-            Some((v, dealt, rear, _, ap)) => {
-                let n = ap_left / (*ap).max(1);
-                (*v * n as f64, *dealt * n as f64, *rear, n)
+            Some(a) => {
+                let n = ap_left / a.ap.max(1);
+                (a.value * n as f64, a.dealt * n as f64, a.rear, n)
             }
             None => (0.0, 0.0, false, 0),
         };
@@ -550,7 +558,7 @@ impl Ctx<'_> {
         } else {
             0.0
         };
-        let spare = ap_left - attacks * attack.as_ref().map_or(1, |a| a.4);
+        let spare = ap_left - attacks * attack.as_ref().map_or(1, |a| a.ap);
         // A kept AP is worth what a defense could prevent here, capped by this square's danger
         // (uncapped, both sides wait for each other forever; capped at 1×, walls-and-cover
         // play suffered: measured with `duel`, see README).
@@ -567,7 +575,7 @@ impl Ctx<'_> {
         let potential = if attacks == 0 { self.potential(dest) } else { 0.0 };
         let closing = p.aggression * (0.6 * potential - 0.1 * nearest as f64);
         let total = offence - p.caution * danger + closing + holding;
-        let planned_attack = attack.as_ref().filter(|a| a.0 > 0.05 && planned >= 1).map(|a| &a.3);
+        let planned_attack = attack.as_ref().filter(|a| a.value > 0.05 && planned >= 1).map(|a| &a.command);
         let cmd = match (planned_attack, turn_first) {
             // Staying put, it first turns toward the target it will strike.
             (Some(_), Some(toward)) if !moved => Command::Face { facing: toward },
@@ -638,9 +646,9 @@ fn describe(b: &Battle, c: &Command) -> String {
 
 /// The best placement of an area weapon usable now: expected damage to enemies minus 1.5 × to
 /// friends (each creature as the battle would protect it, no defense assumed for friends).
-fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<(f64, Command, i32)> {
+fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttack> {
     let f = b.fighter(me);
-    let mut best: Option<(f64, Command, i32)> = None;
+    let mut best: Option<BestAttack> = None;
     for w in f.weapons.iter().filter(|w| w.weapon.area.is_some() && w.weapon.ap <= ap && w.ammo != Some(0)) {
         let targets: Vec<Target> = match w.weapon.area.as_ref() {
             Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => {
@@ -675,8 +683,8 @@ fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<(f64, Command, i32)>
                     value -= 1.5 * o.expected;
                 }
             }
-            if value > 0.0 && best.as_ref().is_none_or(|x| value > x.0) {
-                best = Some((value, cmd, w.weapon.ap));
+            if value > 0.0 && best.as_ref().is_none_or(|x| value > x.value) {
+                best = Some(BestAttack { value, dealt: value, rear: false, command: cmd, ap: w.weapon.ap });
             }
         }
     }

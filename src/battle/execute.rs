@@ -12,6 +12,15 @@ use crate::rules::flow::flee_difficulty;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::validate_path;
 
+/// The part of a move really walked.
+struct Walk {
+    path: Vec<Pos>,
+    /// Quarter steps.
+    cost: u32,
+    /// Where an unseen creature stopped it, if one did.
+    stopped: Option<Pos>,
+}
+
 impl Battle {
     /// Check, then execute. A rejected command changes nothing but the log.
     pub fn submit(&mut self, creature: CreatureId, command: Command) -> Result<(), Rejection> {
@@ -195,24 +204,24 @@ impl Battle {
     /// The part of a checked path the walker really walks. The check knew only the creatures
     /// its side perceives (SPACE-E5, fog-honest); where an unknown one blocks a step, or stands
     /// on the square where the move would end, the walker stops on the last square it may
-    /// stand on (Engine decision). Returns that path, its cost, and where it was stopped.
-    fn walkable_part(&self, id: CreatureId, path: Vec<Pos>, cost: u32, sprint: bool) -> (Vec<Pos>, u32, Option<Pos>) {
+    /// stand on (Engine decision).
+    fn walkable_part(&self, id: CreatureId, path: Vec<Pos>, cost: u32, sprint: bool) -> Walk {
         let occupancy = self.true_occupancy(id);
         let mover = self.mover(id, sprint);
         if validate_path(&self.map, Some(&occupancy), &mover, &path).is_ok() {
-            return (path, cost, None);
+            return Walk { path, cost, stopped: None };
         }
         for k in (2..path.len()).rev() {
-            if let Ok(c) = validate_path(&self.map, Some(&occupancy), &mover, &path[..k]) {
-                return (path[..k].to_vec(), c, Some(path[k - 1]));
+            if let Ok(cost) = validate_path(&self.map, Some(&occupancy), &mover, &path[..k]) {
+                return Walk { path: path[..k].to_vec(), cost, stopped: Some(path[k - 1]) };
             }
         }
-        (vec![path[0]], 0, Some(path[0]))
+        Walk { path: vec![path[0]], cost: 0, stopped: Some(path[0]) }
     }
 
     fn do_move(&mut self, id: CreatureId, path: Vec<Pos>, cost: u32, sprint: bool, face: Option<Facing>) {
         self.spend(id, MOVE_AP);
-        let (path, cost, stopped) = self.walkable_part(id, path, cost, sprint);
+        let Walk { path, cost, stopped } = self.walkable_part(id, path, cost, sprint);
         {
             let f = &mut self.creatures[id as usize];
             f.origin = *path.last().expect("a path has a start");

@@ -527,4 +527,46 @@ mod tests {
         assert!(matches!(c, Command::Attack { target: Target::Toward(Facing::E), .. }), "{c:?}");
         assert_eq!(b.area_targets(0, &c), Some(vec![1]), "the ray hits the brute in its way");
     }
+
+    // RULES: POST-3, GEN-2, MOVE-1 — what the screen offers is what the engine accepts: with
+    // postures switched off a creature written Prone moves as Standing, and every square shown
+    // as reachable (walk and sprint) is a move the engine takes; none beyond.
+    #[test]
+    fn offered_moves_are_accepted_with_postures_off() {
+        let text = r#"(name: "Off", map: ["WWWWWWWWWW", "W........W", "W........W", "WWWWWWWWWW"],
+            legend: { '.': "floor", 'W': "wall" },
+            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+            sides: [(name: "You", human: true), (name: "Foe")],
+            creatures: [
+                (name: "Crawler", template: "human_fighter", side: "You", at: (1, 1), posture: Prone, overrides: (activeness: Some(10))),
+                (name: "Foe", template: "human_fighter", side: "Foe", at: (8, 2), overrides: (activeness: Some(1))),
+            ],
+            ruleset: (postures: false))"#;
+        let setup = |text: &str| {
+            let level = parse_level("off.level.ron", text, builtin_compendium()).unwrap();
+            Battle::new(&level, builtin_compendium(), 1).unwrap()
+        };
+        let b = setup(text);
+        let standing = setup(&text.replace("posture: Prone, ", ""));
+        for sprint in [false, true] {
+            let reach = |b: &Battle| -> Vec<Pos> {
+                b.reachable(0, sprint).unwrap().destinations().filter(|&p| p != Pos::new(1, 1)).collect()
+            };
+            let offered = reach(&b);
+            assert_eq!(offered, reach(&standing), "a standing walker's reach, not a prone crawl");
+            for y in 0..4 {
+                for x in 0..10 {
+                    let at = Pos::new(x, y);
+                    let click = click_command(&b, 0, at, &Choice { sprint, ..Choice::default() });
+                    match click {
+                        Some(c @ Command::Move { .. }) => {
+                            assert!(offered.contains(&at), "{at} is clicked but not shown");
+                            assert_eq!(b.check(0, &c), Ok(()), "{at}: the engine refuses what is offered");
+                        }
+                        _ => assert!(!offered.contains(&at), "{at} is shown but no move"),
+                    }
+                }
+            }
+        }
+    }
 }

@@ -331,7 +331,8 @@ pub fn adjacent(map: &GridMap, a: Pos, b: Pos) -> bool {
 mod tests {
     use super::*;
 
-    // RULES: SPACE-6 — the digest's worked examples.
+    // RULES: SPACE-6 — the digest's worked examples. SPACE-2 — one square is one step, and
+    // what is under a step is ignored: the diagonal neighbour (1.5 steps) is 1 step away.
     #[test]
     fn space_6_distance_examples() {
         let o = Pos::new(0, 0);

@@ -108,6 +108,7 @@ mod tests {
     }
 
     // RULES: POST-4, POST-E2 — v7 costs: standing up from Prone costs 2, dropping flat costs 0.
+    // GEN-E4 — a v7 "[Action N]" converts to N AP, an instant to 0.
     #[test]
     fn post_4_v7_costs() {
         let v7 = PostureCosts::V7;
