@@ -351,8 +351,9 @@ fn play(args: PlayArgs) -> ExitCode {
             None => Some(level.level.sides.iter().position(|s| s.human).unwrap_or(0)),
         }
     };
-    if !(0.0..=60.0).contains(&args.ai_delay) {
-        return fail(&format!("--ai-delay {} must be 0..=60 seconds", args.ai_delay));
+    // A long delay freezes the AI (screenshots); beyond this a timer cannot hold it.
+    if !(0.0..=1_000_000.0).contains(&args.ai_delay) {
+        return fail(&format!("--ai-delay {} must be 0..=1000000 seconds", args.ai_delay));
     }
     if !(1..=100_000).contains(&args.frames) {
         return fail(&format!("--frames {} must be 1..=100000", args.frames));
