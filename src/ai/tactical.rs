@@ -11,8 +11,8 @@
 //! attack.
 
 use crate::battle::{
-    AttackPreview, AttackQuery, Battle, Command, CreatureId, Event, Explanation, Fighter, OptionScore, Placement,
-    Target, WindowKind,
+    AttackNumbers, AttackPreview, Battle, Command, CreatureId, Engagement, Event, Explanation, Fighter, OptionScore,
+    Placement, Target, WindowKind,
 };
 use crate::level::compendium::{AbilityEffect, AiProfile, AreaSpec};
 use crate::rules::attack::{AttackOdds, DamageModifiers, Defense, damage_distribution};
@@ -33,10 +33,35 @@ struct Odds {
 }
 
 /// (dice, segments, protection, defense dice) → odds and the tail P(damage ≥ k).
-type OddsMemo = HashMap<(i32, u32, i32, i32), (Odds, Vec<f64>)>;
+type OddsMemo = HashMap<(i32, u32, i32, i32), (Odds, Vec<f64>), std::hash::BuildHasherDefault<SmallKeyHasher>>;
+
+/// A multiply-rotate hasher for the memo's four small integers: SipHash's resistance to
+/// crafted keys is not needed here, and it was a visible share of a decision.
+#[derive(Default)]
+struct SmallKeyHasher(u64);
+
+impl std::hash::Hasher for SmallKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_i32(&mut self, v: i32) {
+        self.write_u64(v as u32 as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
 
 thread_local! {
-    static MEMO: RefCell<OddsMemo> = RefCell::new(HashMap::new());
+    static MEMO: RefCell<OddsMemo> = RefCell::new(HashMap::default());
 }
 
 fn odds(dice: i32, segments: u32, protection: i32, defense: i32, at_least: i32) -> (Odds, f64) {
@@ -80,30 +105,32 @@ fn placed(me: &Fighter, at: Pos, facing: Facing) -> Placement {
     Placement { origin: at, facing, posture: me.posture }
 }
 
-fn estimate_attack(
+fn estimate_attack(numbers: &AttackNumbers, target: &Fighter, weapon_targets: &[Attribute]) -> Option<AttackEstimate> {
+    if numbers.in_reach.is_err() || numbers.dice <= 0 {
+        return None;
+    }
+    // The target defends if it can: it keeps AP for it (TIME-12) and faces us (FACE-4).
+    let defense = if numbers.can_pay_defense { numbers.defense_dice } else { 0 };
+    let weakest = weapon_targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
+    let (o, ko) = odds(numbers.dice, numbers.segments, numbers.protection, defense, weakest.max(1));
+    if numbers.coup_de_grace {
+        // FLOW-7: any hit finishes it; worth little while anyone else still fights (no focus
+        // bonus: it is already out of the fight).
+        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: 0.0, rear: numbers.rear });
+    }
+    Some(AttackEstimate { expected: o.expected, ko_chance: ko, rear: numbers.rear })
+}
+
+/// One attack `me` could make from `from` on `target` with `weapon` (+ `additives`).
+fn estimate_from(
     b: &Battle,
-    me: &Fighter,
-    from: Placement,
-    weapon: &str,
+    engagement: &Engagement,
+    weapon: &crate::battle::Armed,
     additives: &[String],
     target: &Fighter,
 ) -> Option<AttackEstimate> {
-    let q = AttackQuery::new(me.id, from, weapon, target.id, target.placement()).with_additives(additives);
-    let p = b.preview_attack(&q).ok()?;
-    if p.in_reach.is_err() || p.dice <= 0 {
-        return None;
-    }
-    // The target defends if it can now: it keeps AP for it (TIME-12) and faces us (FACE-4).
-    let defense = p.best_defense_dice();
-    let w = me.weapon(weapon)?;
-    let weakest = w.weapon.targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
-    let (o, ko) = preview_odds(&p, defense, weakest.max(1));
-    if p.coup_de_grace {
-        // FLOW-7: any hit finishes it; worth little while anyone else still fights (no focus
-        // bonus: it is already out of the fight).
-        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: 0.0, rear: p.rear });
-    }
-    Some(AttackEstimate { expected: o.expected, ko_chance: ko, rear: p.rear })
+    let n = b.attack_numbers(engagement, &weapon.key, additives, false).ok()?;
+    estimate_attack(&n, target, &weapon.weapon.targets)
 }
 
 /// Expected damage `enemy` could deal to `me` standing at `at` next round, if it can get there:
@@ -124,6 +151,7 @@ fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -> Threat {
         return best;
     }
     let d = footprint_distance(enemy.footprint(), Footprint::new(at.origin, me.size.footprint()));
+    let mut engagement = None;
     for w in &enemy.weapons {
         if w.weapon.area.is_some() || w.ammo == Some(0) || w.weapon.ap > enemy.max_ap {
             continue;
@@ -136,11 +164,11 @@ fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -> Threat {
         }
         // The battle's numbers for this weapon from where the enemy stands, as if in reach:
         // our protection and cover, our defense dice in this posture, our rear arc.
-        let q = AttackQuery::new(enemy.id, enemy.placement(), &w.key, me.id, at).assuming_reach();
-        let Ok(p) = b.preview_attack(&q) else { continue };
-        let my_defense = if p.rear { 0 } else { p.defenses.iter().map(|o| o.dice).max().unwrap_or(0) };
-        let (o, _) = preview_odds(&p, my_defense, 1);
-        best.cover |= p.cover;
+        let e = *engagement
+            .get_or_insert_with(|| b.engage_in_reach(enemy.id, enemy.placement(), me.id, at).expect("both exist"));
+        let Ok(n) = b.attack_numbers(&e, &w.key, &[], true) else { continue };
+        let (o, _) = odds(n.dice, n.segments, n.protection, n.defense_dice, 1);
+        best.cover |= n.cover;
         // Attacks it can fit in its AP.
         let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
         let expected = o.expected * attacks as f64;
@@ -317,7 +345,33 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     }
     dests.sort();
     let may_turn = b.ruleset().facing && faces_this_turn(b, me) < MAX_FACE_COMMANDS;
-    let ctx = Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious, may_turn };
+    // ATK-E1: overreach takes a ranged weapon past its range at -2 dice per multiple; beyond
+    // twice it, too few dice are left to matter (DICE-4 ends it sooner for most).
+    let max_reach =
+        f.weapons
+            .iter()
+            .map(|w| {
+                if w.weapon.range.ranged && b.ruleset().overreach { w.weapon.range.max * 3 } else { w.weapon.range.max }
+            })
+            .max()
+            .unwrap_or(0);
+    // TIME-16: each weapon plain, and with each additive that fits it (Power Strike).
+    let variants = f
+        .weapons
+        .iter()
+        .map(|w| {
+            let mut v = vec![(Vec::new(), w.weapon.ap)];
+            for (key, ab) in &f.abilities {
+                if let AbilityEffect::Additive { ap, melee_only, .. } = ab.effect
+                    && (!melee_only || (!w.weapon.range.ranged && w.weapon.area.is_none()))
+                {
+                    v.push((vec![key.clone()], w.weapon.ap + ap));
+                }
+            }
+            v
+        })
+        .collect();
+    let ctx = Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious, may_turn, max_reach, variants };
     let mut plans: Vec<(Plan, OptionScore)> = Vec::new();
     for &dest in &dests {
         let moved = dest != f.origin;
@@ -358,7 +412,6 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
                 let (plan, mut score) = ctx.evaluate(dest, f.ap - MOVE_AP, f.posture, &first);
                 if score.expected_dealt > 0.0 {
                     score.total -= SPRINT_DIE_WEIGHT * (p.caution + 0.5);
-                    score.summary = format!("sprint {}", score.summary);
                     plans.push((plan, score));
                 }
             }
@@ -378,7 +431,8 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
                 if b.check(me, &cmd).is_err() {
                     continue;
                 }
-                if let Some(est) = estimate_attack(b, f, f.placement(), &w.key, &[], b.fighter(e)) {
+                let Ok(engagement) = b.engage(me, f.placement(), e, b.fighter(e).placement()) else { continue };
+                if let Some(est) = estimate_from(b, &engagement, w, &[], b.fighter(e)) {
                     let score = OptionScore {
                         summary: describe(b, &cmd),
                         expected_dealt: est.expected,
@@ -432,14 +486,16 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     } else {
         best
     };
-    let mut options: Vec<OptionScore> = plans.into_iter().map(|(_, s)| s).collect();
-    options.sort_by(|a, b| b.total.total_cmp(&a.total));
-    options.truncate(3);
+    plans.sort_by(|x, y| y.1.total.total_cmp(&x.1.total));
+    plans.truncate(3);
+    let options: Vec<OptionScore> =
+        plans.into_iter().map(|(plan, score)| OptionScore { summary: describe(b, &plan.first), ..score }).collect();
     (best, Some(Explanation { creature: me, options }))
 }
 
 /// What a turn decision looks at.
 struct Ctx<'a> {
+    /// The farthest any of its weapons reaches (overreach doubles a ranged weapon's).
     b: &'a Battle,
     me: CreatureId,
     f: &'a Fighter,
@@ -448,6 +504,10 @@ struct Ctx<'a> {
     conscious: &'a [CreatureId],
     /// A 0-AP turn toward a target is still allowed this turn.
     may_turn: bool,
+    max_reach: i32,
+    /// Per weapon, the ways to use it: plain, and with each additive that fits (TIME-16), with
+    /// their AP.
+    variants: Vec<Vec<(Vec<String>, i32)>>,
 }
 
 /// The best attack found from a square.
@@ -484,30 +544,29 @@ impl Ctx<'_> {
         let mut held_offence: f64 = 0.0;
         for &e in self.enemies {
             let t = b.fighter(e);
-            let toward = Facing::toward_footprint(mf, t.footprint());
-            let mut stances =
-                vec![(Placement { origin: dest, facing: if moved { toward } else { f.facing }, posture }, None)];
-            if !moved && self.may_turn && toward != f.facing {
-                stances.push((Placement { origin: dest, facing: toward, posture }, Some(toward)));
+            // Nothing reaches past the farthest weapon (with ranged overreach, twice its range).
+            let d = b.distance_from(self.me, dest, e);
+            if d > self.max_reach {
+                continue;
             }
-            for w in &f.weapons {
-                // TIME-16: each weapon plain, and with each additive that fits it (Power Strike).
-                let mut variants = vec![(Vec::new(), w.weapon.ap)];
-                for (key, ab) in &f.abilities {
-                    if let AbilityEffect::Additive { ap, melee_only, .. } = ab.effect
-                        && (!melee_only || (!w.weapon.range.ranged && w.weapon.area.is_none()))
-                    {
-                        variants.push((vec![key.clone()], w.weapon.ap + ap));
-                    }
-                }
-                for (additives, cost) in variants {
+            let toward = Facing::toward_footprint(mf, t.footprint());
+            let stand = Placement { origin: dest, facing: if moved { toward } else { f.facing }, posture };
+            let turned = (!moved && self.may_turn && toward != f.facing)
+                .then(|| (b.engage(self.me, Placement { facing: toward, ..stand }, e, t.placement()).ok(), toward));
+            let engagements = [
+                b.engage(self.me, stand, e, t.placement()).ok().map(|en| (en, None)),
+                turned.and_then(|(en, toward)| Some((en?, Some(toward)))),
+            ];
+            for (w, variants) in f.weapons.iter().zip(&self.variants) {
+                for (additives, cost) in variants.iter().map(|(a, c)| (a, *c)) {
                     let holdable = w.weapon.range.ranged && additives.is_empty() && cost <= f.max_ap;
                     if cost > ap_left && !holdable {
                         continue;
                     }
-                    let Some((est, turn)) = stances
+                    let Some((est, turn)) = engagements
                         .iter()
-                        .find_map(|(at, turn)| Some((estimate_attack(b, f, *at, &w.key, &additives, t)?, *turn)))
+                        .flatten()
+                        .find_map(|(en, turn)| Some((estimate_from(b, en, w, additives, t)?, *turn)))
                     else {
                         continue;
                     };
@@ -521,6 +580,7 @@ impl Ctx<'_> {
                     // Compared per AP, so a 2-AP strike must beat two plain ones.
                     let per_ap = value / cost.max(1) as f64;
                     if attack.as_ref().is_none_or(|a| per_ap > a.value / a.ap.max(1) as f64) {
+                        let additives = additives.clone();
                         let command = Command::Attack { weapon: w.key.clone(), target: Target::Creature(e), additives };
                         attack = Some(BestAttack { value, dealt: est.expected, rear: est.rear, command, ap: cost });
                         turn_first = turn;
@@ -592,7 +652,8 @@ impl Ctx<'_> {
                     == Some(Sector::Rear)
         });
         let score = OptionScore {
-            summary: describe(b, &cmd),
+            // Filled in for the few options shown: a sentence per candidate is work wasted.
+            summary: String::new(),
             expected_dealt: dealt,
             expected_taken: danger,
             rear_attack,
@@ -614,14 +675,16 @@ impl Ctx<'_> {
             .map(|&e| {
                 let t = b.fighter(e);
                 let d = b.distance_from(self.me, dest, e);
+                let mut engagement = None;
                 f.weapons
                     .iter()
                     .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= f.max_ap)
                     .filter(|w| d <= w.weapon.range.max + f.speed * (f.max_ap - w.weapon.ap))
                     .filter_map(|w| {
-                        let q = AttackQuery::new(self.me, from, &w.key, e, t.placement()).assuming_reach();
-                        let p = b.preview_attack(&q).ok()?;
-                        Some(preview_odds(&p, 0, 1).0.expected)
+                        let en =
+                            *engagement.get_or_insert_with(|| b.engage_in_reach(self.me, from, e, t.placement()).ok());
+                        let n = b.attack_numbers(en.as_ref()?, &w.key, &[], true).ok()?;
+                        Some(odds(n.dice, n.segments, n.protection, 0, 1).0.expected)
                     })
                     .fold(0.0, f64::max)
             })
@@ -631,7 +694,9 @@ impl Ctx<'_> {
 
 fn describe(b: &Battle, c: &Command) -> String {
     match c {
-        Command::Move { path, .. } => format!("move to {}", path.last().copied().unwrap_or_default()),
+        Command::Move { path, sprint, .. } => {
+            format!("{} to {}", if *sprint { "sprint" } else { "move" }, path.last().copied().unwrap_or_default())
+        }
         Command::Attack { weapon, target: Target::Creature(t), .. } => {
             format!("{weapon} on {}", b.fighter(*t).name)
         }

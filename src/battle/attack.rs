@@ -3,33 +3,18 @@
 //! Reaction windows (Quick Step, counter-attack, defense) are in `reactions.rs`.
 
 use super::check::{Plan, reject};
+use super::engage::Strike;
 use super::state::*;
 use super::types::*;
 use crate::level::compendium::{AbilityEffect, AreaSpec};
 use crate::rules::area::{self, Shape};
-use crate::rules::attack::{DamageModifiers, Defense, effective_protection, range_dice_modifier, resolve_segment};
+use crate::rules::attack::{DamageModifiers, Defense, resolve_segment};
 use crate::rules::costs::DEFEND_AP;
 use crate::rules::creature::{Allocation, Attribute, allocate_damage};
 use crate::rules::dice::{points, roll_faces};
-use crate::rules::facing::{Actor, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
-use crate::rules::los::{line_of_effect, sight_line};
-use crate::rules::posture::{Posture, cover_bonus};
-
-/// What an attack rolls against one target (ATK-E7 steps 1-3), as the battle applies it.
-#[derive(Clone, Debug, PartialEq)]
-pub(super) struct Strike {
-    /// Dice after every modifier: attribute, additives, range, posture (DICE-12, ATK-4/5, POST-E1).
-    pub dice: i32,
-    /// Protection after cover, posture and penetration (ATK-9/10/15, POST-E3).
-    pub protection: i32,
-    /// The target has terrain cover from the attacker (ATK-E5).
-    pub cover: bool,
-    /// The attacker stands in the target's rear arc (FACE-4).
-    pub rear: bool,
-    /// Ok, or the rule that keeps the target from defending at all (ATK-11).
-    pub defendable: Result<(), Rejection>,
-}
+use crate::rules::los::{has_cover, line_of_effect};
+use crate::rules::posture::Posture;
 
 /// One target of an attack in progress.
 #[derive(Clone, Debug, PartialEq)]
@@ -97,137 +82,6 @@ impl Battle {
     pub(super) fn defense_dice_of(&self, t: &Fighter, posture: Posture, defense: Defense) -> i32 {
         let bonus = if defense == Defense::Block { t.block_bonus() } else { 0 };
         crate::rules::attack::defense_dice(&t.attrs, defense, self.roll_penalty(posture)) + bonus
-    }
-
-    /// Does `v` at `v_at` perceive `t` at `t_origin`? The cached answer when both stand where
-    /// they are.
-    pub(super) fn perceives_at(&self, v: &Fighter, v_at: Placement, t: &Fighter, t_origin: Pos) -> bool {
-        if v_at == v.placement() && t_origin == t.origin {
-            self.perceives(v.id, t.id)
-        } else {
-            self.perceives_placed(v, v_at, t, t_origin)
-        }
-    }
-
-    /// FACE-4: is `a` (its footprint at `a_origin`) in the rear arc of `t` placed at `t_at`?
-    pub(super) fn in_rear_arc(&self, t: &Fighter, t_at: Placement, a: &Fighter, a_origin: Pos) -> bool {
-        self.ruleset.facing
-            && sector_for(
-                Footprint::new(t_at.origin, t.size.footprint()),
-                t_at.facing,
-                self.ruleset.facing_arcs,
-                Footprint::new(a_origin, a.size.footprint()),
-                Actor::Attacker,
-            ) == Some(Sector::Rear)
-    }
-
-    /// FACE-4 applied to every reaction to an attack (Engine decision): what comes from the
-    /// blind rear cannot be answered, whether by defense, Quick Step or counter-attack.
-    pub(super) fn attacked_from_rear(&self, t: CreatureId, attacker: CreatureId) -> bool {
-        let (a, f) = (&self.creatures[attacker as usize], &self.creatures[t as usize]);
-        self.in_rear_arc(f, f.placement(), a, a.origin)
-    }
-
-    /// Every number of one attack against one target, for the attacker at `a_at` and the
-    /// target at `t_at`. `from` is where the attack comes from (the attacker, or an area's
-    /// centre); `range_modifier` comes from [`Battle::reach`].
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn strike(
-        &self,
-        a: &Fighter,
-        a_at: Placement,
-        w: &Armed,
-        extra: i32,
-        range_modifier: i32,
-        from: Pos,
-        t: &Fighter,
-        t_at: Placement,
-    ) -> Strike {
-        let dice = w.weapon.dice.dice_for(&a.attrs) + extra + range_modifier - self.roll_penalty(a_at.posture);
-        let tf = Footprint::new(t_at.origin, t.size.footprint());
-        let adjacent =
-            from == a_at.origin && footprint_distance(Footprint::new(a_at.origin, a.size.footprint()), tf) <= 1;
-        let cover = !adjacent && tf.cells().any(|c| sight_line(&self.map, from, c).cover);
-        let protection = match w.weapon.damage {
-            None => 0,
-            Some(kind) => {
-                let posture = self.effective_posture(t_at.posture);
-                let bonus = cover_bonus(i32::from(cover), posture, w.weapon.range.ranged);
-                effective_protection(t.protection.against(kind), bonus, w.weapon.penetration, false)
-            }
-        };
-        let rear = self.in_rear_arc(t, t_at, a, a_at.origin);
-        let defendable = self.defendable(a, a_at, w, t, t_at, rear);
-        Strike { dice, protection, cover, rear, defendable }
-    }
-
-    /// ATK-11: can this target defend against this attacker at all?
-    fn defendable(
-        &self,
-        a: &Fighter,
-        a_at: Placement,
-        w: &Armed,
-        t: &Fighter,
-        t_at: Placement,
-        rear: bool,
-    ) -> Result<(), Rejection> {
-        if w.weapon.defenses.is_empty() {
-            return reject("ATK-11", "the attack lists no defense");
-        }
-        if t.attrs.is_unconscious() {
-            return reject("ATK-17", "unconscious creatures cannot defend");
-        }
-        if t.long_term.is_some() {
-            return reject("TIME-11", "busy with a long-term action");
-        }
-        if !self.perceives_at(t, t_at, a, a_at.origin) {
-            return reject("ATK-11", "the attacker is unseen");
-        }
-        if rear {
-            return reject("FACE-4", "the attack comes from the rear");
-        }
-        Ok(())
-    }
-
-    /// Range, line and perception for one creature target, for the attacker at `a_at` and the
-    /// target at `t_origin`; returns the range dice modifier.
-    pub(super) fn reach(
-        &self,
-        a: &Fighter,
-        a_at: Placement,
-        target: CreatureId,
-        t_origin: Pos,
-        w: &Armed,
-    ) -> Result<i32, Rejection> {
-        let Some(t) = self.creatures.get(target as usize) else {
-            return reject("CRE-1", format!("there is no creature {target}"));
-        };
-        if a.id == target {
-            return reject("ATK-4", "a creature cannot attack itself");
-        }
-        // PERC-3, first: what the attacker's side does not perceive, it learns nothing about.
-        if !self.side_perceives(a.side, target) {
-            return reject("PERC-3", format!("{}'s side perceives no creature {target}", a.name));
-        }
-        if !t.is_active() {
-            return reject("ATK-4", format!("{} is not on the battlefield", t.name));
-        }
-        if !self.perceives_at(a, a_at, t, t_origin) {
-            return reject("PERC-3", format!("{} does not itself perceive {}", a.name, t.name));
-        }
-        let (af, tf) = (Footprint::new(a_at.origin, a.size.footprint()), Footprint::new(t_origin, t.size.footprint()));
-        let d = footprint_distance(af, tf);
-        let modifier = range_dice_modifier(w.weapon.range, d, self.ruleset.overreach).map_err(|e| {
-            Rejection::new(
-                "ATK-4",
-                format!("{} is {} steps away; {} reaches {}", t.name, e.distance, w.weapon.name, e.max),
-            )
-        })?;
-        let clear = af.cells().any(|x| tf.cells().any(|y| line_of_effect(&self.map, x, y)));
-        if d > 1 && !clear {
-            return reject("ATK-E2", format!("no line of effect to {}", t.name));
-        }
-        Ok(modifier)
     }
 
     /// The AP and extra dice of a weapon with these additives (TIME-16), or the rule refusing them.
@@ -302,17 +156,26 @@ impl Battle {
                 cost,
             });
         }
-        let from = match (target, &w.weapon.area) {
-            (Target::Square(p), Some(_)) => *p,
-            _ => me.origin,
+        // A circle or ring strikes from its centre: cover is from there (ATK-E5, AREA-E6).
+        let centre = match (target, &w.weapon.area) {
+            (Target::Square(p), Some(_)) => Some(*p),
+            _ => None,
         };
         let runs = targets
             .into_iter()
             .map(|(t, modifier)| {
                 let tf = &self.creatures[t as usize];
+                let e = self.engagement_of(me, here, tf, tf.placement());
+                let strike = match centre {
+                    Some(c) => {
+                        let cover = tf.footprint().cells().any(|x| has_cover(&self.map, c, x));
+                        self.strike_with_cover(&e, w, extra, modifier, cover)
+                    }
+                    None => self.strike_of(&e, w, extra, modifier),
+                };
                 TargetRun {
                     id: t,
-                    strike: self.strike(me, here, w, extra, modifier, from, tf, tf.placement()),
+                    strike,
                     defense_paid: false,
                     damage: 0,
                     hit: false,
@@ -491,7 +354,7 @@ impl Battle {
             }
             if harmful && !run.told_undefendable {
                 let reason = match &run.strike.defendable {
-                    Err(e) => Some(e.to_string()),
+                    Err(e) => Some(e.rejection().to_string()),
                     Ok(()) if !can_pay => Some("no AP or reaction left to defend (TIME-12, TIME-15)".into()),
                     Ok(()) => None,
                 };

@@ -10,6 +10,7 @@
 
 mod attack;
 mod check;
+mod engage;
 mod execute;
 pub mod explain;
 pub mod narrate;
@@ -23,8 +24,9 @@ mod turns;
 pub mod types;
 
 pub use attack::PendingAttack;
+pub use engage::{Engagement, ReachError, Undefendable};
 pub use explain::{AiExplained, Explanation, Explanations, OptionScore};
-pub use query::{AttackPreview, AttackQuery, DefenseOption, StepOption, WindowPreview};
+pub use query::{AttackNumbers, AttackPreview, AttackQuery, DefenseOption, StepOption, WindowPreview};
 pub use setup::{MAX_SIDES, SetupError};
 pub use state::{Armed, Battle, Fighter, Phase, Placement, Presence, ReactionWindow};
 pub use types::{Command, CreatureId, Event, LogEntry, Outcome, Rejection, Target, WindowKind};

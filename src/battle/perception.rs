@@ -48,7 +48,10 @@ impl Battle {
         if t.hidden.is_some() {
             return false;
         }
-        let line = || vf.cells().any(|a| tf.cells().any(|b| clear_line(&self.map, a, b)));
+        // The line is traced at most once, and only if a sense needs it.
+        let mut line_known: Option<bool> = None;
+        let mut line =
+            || *line_known.get_or_insert_with(|| vf.cells().any(|a| tf.cells().any(|b| clear_line(&self.map, a, b))));
         let noisy = t.noisy_round.is_some_and(|r| r + 1 >= self.round);
         // Vision: range, blind side, light, line.
         if v.senses.vision > 0 && d <= v.senses.vision {

@@ -4,6 +4,7 @@
 //! nothing changes.
 
 use super::check::{Plan, reject};
+use super::engage::{Engagement, ReachError, Undefendable};
 use super::state::*;
 use super::types::*;
 use crate::rules::attack::{AttackOdds, DamageDistribution, DamageModifiers, Defense, damage_distribution};
@@ -85,6 +86,26 @@ impl AttackPreview {
     pub fn expected_reduction(&self, option: &DefenseOption) -> f64 {
         self.odds(0).expected_damage - self.odds(option.dice).expected_damage
     }
+}
+
+/// The numbers of one single-target attack over an [`Engagement`] (a plain value, no
+/// allocation): what the AI weighs thousands of times a decision.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AttackNumbers {
+    pub dice: i32,
+    pub segments: u32,
+    pub protection: i32,
+    pub cover: bool,
+    pub rear: bool,
+    pub coup_de_grace: bool,
+    pub ap: i32,
+    pub in_reach: Result<(), ReachError>,
+    pub defendable: Result<(), Undefendable>,
+    /// The most dice the target rolls with a defense this attack allows (its posture counted),
+    /// 0 if it cannot defend against it at all.
+    pub defense_dice: i32,
+    /// The target has the AP a defense costs now (TIME-12).
+    pub can_pay_defense: bool,
 }
 
 /// A hypothetical attack: the attacker standing at `from`, the target at `target_at`.
@@ -232,7 +253,7 @@ impl Battle {
         t: &Fighter,
         posture: Posture,
         allowed: &[Defense],
-        defendable: &Result<(), Rejection>,
+        defendable: &Result<(), Undefendable>,
         paid: bool,
     ) -> Vec<DefenseOption> {
         let ap = if paid { 0 } else { DEFEND_AP };
@@ -240,7 +261,7 @@ impl Battle {
             .iter()
             .map(|&defense| {
                 let allowed = match defendable {
-                    Err(e) => Err(e.clone()),
+                    Err(e) => Err(e.rejection()),
                     Ok(()) if t.ap < ap => {
                         Err(Rejection::new("TIME-12", format!("a defense needs {ap} AP, {} has {}", t.name, t.ap)))
                     }
@@ -295,7 +316,7 @@ impl Battle {
                     coup_de_grace: run.coup_de_grace,
                     ap,
                     in_reach: Ok(()),
-                    defendable: s.defendable.clone(),
+                    defendable: s.defendable.map_err(Undefendable::rejection),
                     defenses: self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, false),
                 }
             })
@@ -307,12 +328,77 @@ impl Battle {
     /// carried, out of ammunition, an area weapon, a bad additive); range, line and perception
     /// from there are in [`AttackPreview::in_reach`].
     pub fn preview_attack(&self, q: &AttackQuery) -> Result<AttackPreview, Rejection> {
-        let a = &self.creatures[q.attacker as usize];
-        let Some(t) = self.creatures.get(q.target as usize) else {
-            return reject("CRE-1", format!("there is no creature {}", q.target));
+        let e = if q.assume_reach {
+            self.engage_in_reach(q.attacker, q.from, q.target, q.target_at)?
+        } else {
+            self.engage(q.attacker, q.from, q.target, q.target_at)?
         };
-        let Some(w) = a.weapon(q.weapon) else {
-            return reject("ATK-1", format!("{} carries no '{}'", a.name, q.weapon));
+        let n = self.attack_numbers(&e, q.weapon, q.additives, q.assume_reach)?;
+        let t = &self.creatures[q.target as usize];
+        let w = self.creatures[q.attacker as usize].weapon(q.weapon).expect("checked by attack_numbers");
+        Ok(AttackPreview {
+            attacker: q.attacker,
+            target: q.target,
+            weapon: w.key.clone(),
+            dice: n.dice,
+            segments: n.segments,
+            protection: n.protection,
+            cover: n.cover,
+            rear: n.rear,
+            coup_de_grace: n.coup_de_grace,
+            ap: n.ap,
+            in_reach: n.in_reach.map_err(|why| self.reach_rejection(&e, w, why)),
+            defenses: self.defense_options(t, q.target_at.posture, &w.weapon.defenses, &n.defendable, false),
+            defendable: n.defendable.map_err(Undefendable::rejection),
+        })
+    }
+
+    /// The geometry and senses between `attacker` standing at `from` and `target` at `at`
+    /// (reach, line, who perceives whom, cover, rear arc): worked out once, then asked for each
+    /// weapon with [`Battle::attack_numbers`].
+    pub fn engage(
+        &self,
+        attacker: CreatureId,
+        from: Placement,
+        target: CreatureId,
+        at: Placement,
+    ) -> Result<Engagement, Rejection> {
+        let (Some(a), Some(t)) = (self.creatures.get(attacker as usize), self.creatures.get(target as usize)) else {
+            return reject("CRE-1", format!("there is no creature {target}"));
+        };
+        Ok(self.engagement_of(a, from, t, at))
+    }
+
+    /// As [`Battle::engage`] for numbers "as if in reach" (threats from afar): reach, line and
+    /// the attacker's perception are not worked out, only what the numbers need.
+    pub fn engage_in_reach(
+        &self,
+        attacker: CreatureId,
+        from: Placement,
+        target: CreatureId,
+        at: Placement,
+    ) -> Result<Engagement, Rejection> {
+        let (Some(a), Some(t)) = (self.creatures.get(attacker as usize), self.creatures.get(target as usize)) else {
+            return reject("CRE-1", format!("there is no creature {target}"));
+        };
+        Ok(self.engagement_in_reach(a, from, t, at))
+    }
+
+    /// The numbers of a single-target attack with `weapon` (and `additives`) over an
+    /// engagement, allocation-free for planners that ask thousands of times. Errors are about
+    /// the weapon itself; reach from there is `in_reach` (not checked with `assume_reach`, the
+    /// numbers then as if in reach).
+    pub fn attack_numbers(
+        &self,
+        e: &Engagement,
+        weapon: &str,
+        additives: &[String],
+        assume_reach: bool,
+    ) -> Result<AttackNumbers, Rejection> {
+        let a = &self.creatures[e.attacker as usize];
+        let t = &self.creatures[e.target as usize];
+        let Some(w) = a.weapon(weapon) else {
+            return reject("ATK-1", format!("{} carries no '{weapon}'", a.name));
         };
         if w.ammo == Some(0) {
             return reject("ATK-6", format!("{} is out of ammunition", w.weapon.name));
@@ -320,14 +406,15 @@ impl Battle {
         if w.weapon.area.is_some() {
             return reject("AREA-E1", format!("{} is an area weapon", w.weapon.name));
         }
-        let (ap, extra) = self.additive_cost(a, w, q.additives)?;
-        let reach = if q.assume_reach { Ok(0) } else { self.reach(a, q.from, q.target, q.target_at.origin, w) };
-        let modifier = *reach.as_ref().unwrap_or(&0);
-        let s = self.strike(a, q.from, w, extra, modifier, q.from.origin, t, q.target_at);
-        Ok(AttackPreview {
-            attacker: q.attacker,
-            target: q.target,
-            weapon: w.key.clone(),
+        let (ap, extra) = if additives.is_empty() { (w.weapon.ap, 0) } else { self.additive_cost(a, w, additives)? };
+        let in_reach = if assume_reach { Ok(0) } else { self.reach_of(e, w) };
+        let s = self.strike_of(e, w, extra, *in_reach.as_ref().unwrap_or(&0));
+        let defense_dice = if s.defendable.is_ok() {
+            w.weapon.defenses.iter().map(|&d| self.defense_dice_of(t, e.at.posture, d)).max().unwrap_or(0)
+        } else {
+            0
+        };
+        Ok(AttackNumbers {
             dice: s.dice,
             segments: w.weapon.segments,
             protection: s.protection,
@@ -335,9 +422,10 @@ impl Battle {
             rear: s.rear,
             coup_de_grace: t.attrs.is_unconscious(),
             ap,
-            in_reach: reach.map(|_| ()),
-            defenses: self.defense_options(t, q.target_at.posture, &w.weapon.defenses, &s.defendable, false),
+            in_reach: in_reach.map(|_| ()),
             defendable: s.defendable,
+            defense_dice,
+            can_pay_defense: t.ap >= DEFEND_AP,
         })
     }
 
@@ -376,7 +464,7 @@ impl Battle {
             coup_de_grace: run.coup_de_grace,
             ap: flow.ap_paid,
             in_reach: Ok(()),
-            defendable: s.defendable.clone(),
+            defendable: s.defendable.map_err(Undefendable::rejection),
             defenses,
         };
         let points = if w.kind == WindowKind::Defense { flow.pending_points } else { None };

@@ -1,7 +1,7 @@
 //! Reaction windows on an attack (TIME-E6): "before" reactions (Quick Step, TIME-14),
 //! simultaneous counter-attacks (TIME-13) and defenses (ATK-11), checked and answered.
 
-use super::attack::{AttackFlow, PendingAttack, Strike, TargetRun};
+use super::attack::{AttackFlow, PendingAttack, TargetRun};
 use super::check::{Plan, reject};
 use super::state::*;
 use super::types::*;
@@ -101,8 +101,9 @@ impl Battle {
         }
         let attacker = flow.attacker;
         let a = &self.creatures[attacker as usize];
-        let modifier = self.reach(me, me.placement(), attacker, a.origin, arm)?;
-        let strike: Strike = self.strike(me, me.placement(), arm, 0, modifier, me.origin, a, a.placement());
+        let e = self.engagement_of(me, me.placement(), a, a.placement());
+        let modifier = self.reach_of(&e, arm).map_err(|why| self.reach_rejection(&e, arm, why))?;
+        let strike = self.strike_of(&e, arm, 0, modifier);
         let run = TargetRun {
             id: attacker,
             strike,
@@ -265,8 +266,8 @@ impl Battle {
                 let mut attack = attack;
                 let flow = &attack.flow;
                 let t = &self.creatures[id as usize];
-                let strike =
-                    self.strike(a, a.placement(), &flow.weapon, flow.extra_dice, modifier, a.origin, t, t.placement());
+                let e = self.engagement_of(a, a.placement(), t, t.placement());
+                let strike = self.strike_of(&e, &flow.weapon, flow.extra_dice, modifier);
                 attack.flow.targets[0].strike = strike;
                 self.resume_attack(attack);
             }

@@ -126,6 +126,11 @@ impl Default for Terrain {
 }
 
 impl Terrain {
+    /// AREA-E6 / ATK-E2: it stops a line of effect (a wall that cannot be crossed; a low wall
+    /// that can be stepped over does not).
+    pub fn blocks_effect(&self) -> bool {
+        self.blocks_movement && self.cross_height.is_none()
+    }
     pub fn floor() -> Self {
         Terrain::default()
     }
@@ -158,6 +163,8 @@ pub struct GridMap {
     cells: Vec<u16>,
     blocks_sight: Vec<bool>,
     blocks_move: Vec<bool>,
+    /// AREA-E6 / ATK-E2: what stops a line of effect (movement blockers that cannot be crossed).
+    blocks_effect: Vec<bool>,
     has_smooth: bool,
 }
 
@@ -198,8 +205,9 @@ impl GridMap {
         }
         let blocks_sight = cells.iter().map(|&t| terrains[t as usize].blocks_sight).collect();
         let blocks_move = cells.iter().map(|&t| terrains[t as usize].blocks_movement).collect();
+        let blocks_effect = cells.iter().map(|&t| terrains[t as usize].blocks_effect()).collect();
         let has_smooth = cells.iter().any(|&t| terrains[t as usize].smooth);
-        Ok(GridMap { width, height, terrains, cells, blocks_sight, blocks_move, has_smooth })
+        Ok(GridMap { width, height, terrains, cells, blocks_sight, blocks_move, blocks_effect, has_smooth })
     }
 
     /// An open map of one terrain.
@@ -302,6 +310,10 @@ impl GridMap {
     pub fn movement_blockers(&self) -> &[bool] {
         &self.blocks_move
     }
+    /// Squares that stop a line of effect (AREA-E6, ATK-E2).
+    pub fn effect_blockers(&self) -> &[bool] {
+        &self.blocks_effect
+    }
     /// Replace one square's terrain (a broken wall becoming rubble, ATK-E6).
     pub fn set_terrain(&mut self, p: Pos, terrain: u16) {
         if self.in_bounds(p) && (terrain as usize) < self.terrains.len() {
@@ -309,6 +321,7 @@ impl GridMap {
             self.cells[i] = terrain;
             self.blocks_sight[i] = self.terrains[terrain as usize].blocks_sight;
             self.blocks_move[i] = self.terrains[terrain as usize].blocks_movement;
+            self.blocks_effect[i] = self.terrains[terrain as usize].blocks_effect();
             self.has_smooth = self.cells.iter().any(|&t| self.terrains[t as usize].smooth);
         }
     }

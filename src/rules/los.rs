@@ -76,6 +76,10 @@ pub struct SightLine {
 
 /// PERC-E1: is the line between two squares clear of sight blockers?
 pub fn clear_line(map: &GridMap, a: Pos, b: Pos) -> bool {
+    clear_by_table(map, map.sight_blockers(), a, b).unwrap_or_else(|| clear_line_traced(map, a, b))
+}
+
+fn clear_line_traced(map: &GridMap, a: Pos, b: Pos) -> bool {
     let mut clear = true;
     trace(a, b, |step| {
         clear = match step {
@@ -90,7 +94,11 @@ pub fn clear_line(map: &GridMap, a: Pos, b: Pos) -> bool {
 /// AREA-E6 / ATK-E2: line of effect is blocked only by movement-blocking terrain (walls, closed
 /// doors), not by fog or darkness. Low walls that can be crossed do not stop it.
 pub fn line_of_effect(map: &GridMap, a: Pos, b: Pos) -> bool {
-    let solid = |p: Pos| !map.in_bounds(p) || (map.blocks_movement(p) && map.terrain(p).cross_height.is_none());
+    clear_by_table(map, map.effect_blockers(), a, b).unwrap_or_else(|| line_of_effect_traced(map, a, b))
+}
+
+fn line_of_effect_traced(map: &GridMap, a: Pos, b: Pos) -> bool {
+    let solid = |p: Pos| !map.in_bounds(p) || map.terrain(p).blocks_effect();
     let mut clear = true;
     trace(a, b, |step| {
         clear = match step {
@@ -102,18 +110,83 @@ pub fn line_of_effect(map: &GridMap, a: Pos, b: Pos) -> bool {
     clear
 }
 
+/// The same test from the precomputed line tables (built by [`trace`], so the answers are the
+/// same), when both squares are on the map and close enough: a few lookups instead of a walk.
+#[inline]
+fn clear_by_table(map: &GridMap, blocks: &[bool], a: Pos, b: Pos) -> Option<bool> {
+    if !map.in_bounds(a) || !map.in_bounds(b) {
+        return None;
+    }
+    let table = fov_table();
+    let ray = table.ray_at(b.x - a.x, b.y - a.y)?;
+    let w = map.width() as isize;
+    let base = map.index(a) as isize;
+    let idx = |(x, y): (i8, i8)| (base + y as isize * w + x as isize) as usize;
+    // Probes lie inside the box spanned by the two squares, so they are on the map.
+    Some(table.probes[ray.start as usize..ray.end as usize].iter().all(|p| !(blocks[idx(p.a)] && blocks[idx(p.b)])))
+}
+
 /// PERC-E1 + ATK-E5: trace from `from` to `to`, reporting visibility and whether `to` has cover
 /// against an attack from `from`.
 pub fn sight_line(map: &GridMap, from: Pos, to: Pos) -> SightLine {
+    let mut traced = Vec::new();
+    let (visible, cover) = sight(map, from, to, Some(&mut traced));
+    SightLine { visible, cover, traced }
+}
+
+/// ATK-E5: would `to` have cover against an attack from `from` (and be visible)? The same trace
+/// as [`sight_line`] without keeping the squares: for callers that ask it thousands of times.
+pub fn has_cover(map: &GridMap, from: Pos, to: Pos) -> bool {
+    cover_by_table(map, from, to).unwrap_or_else(|| sight(map, from, to, None).1)
+}
+
+/// [`has_cover`] from the line tables (built by [`trace`]: the same probes in the same order).
+fn cover_by_table(map: &GridMap, from: Pos, to: Pos) -> Option<bool> {
+    if !map.in_bounds(from) || !map.in_bounds(to) {
+        return None;
+    }
+    let table = fov_table();
+    let (dx, dy) = (to.x - from.x, to.y - from.y);
+    let ray = table.ray_at(dx, dy)?;
+    if dx.abs() <= 1 && dy.abs() <= 1 {
+        return Some(false);
+    }
+    let blocks = map.sight_blockers();
+    let w = map.width() as isize;
+    let base = map.index(from) as isize;
+    let idx = |(x, y): (i8, i8)| (base + y as isize * w + x as isize) as usize;
+    let near_target = |(x, y): (i8, i8)| (x as i32 - dx).abs() <= 1 && (y as i32 - dy).abs() <= 1;
+    let mut cover = false;
+    for p in &table.probes[ray.start as usize..ray.end as usize] {
+        let (bp, bq) = (blocks[idx(p.a)], blocks[idx(p.b)]);
+        if bp && bq {
+            return Some(false);
+        }
+        if p.a == p.b {
+            // A square the line crosses: a low wall next to the target shelters it.
+            if near_target(p.a) && map.terrain(from.offset(p.a.0 as i32, p.a.1 as i32)).low_cover {
+                cover = true;
+            }
+        } else if (bp && near_target(p.a)) || (bq && near_target(p.b)) {
+            // Peeking around a corner: grazing a blocker next to the target.
+            cover = true;
+        }
+    }
+    Some(cover)
+}
+
+/// (visible, cover) of the line from `from` to `to`; the squares crossed go to `traced`.
+fn sight(map: &GridMap, from: Pos, to: Pos, mut traced: Option<&mut Vec<Pos>>) -> (bool, bool) {
     let near_target = |p: Pos| (p.x - to.x).abs() <= 1 && (p.y - to.y).abs() <= 1 && p != to;
     let attacker_adjacent = (from.x - to.x).abs() <= 1 && (from.y - to.y).abs() <= 1;
-    let mut traced = Vec::new();
     let mut visible = true;
     let mut cover = false;
     trace(from, to, |step| {
         match step {
             LineStep::Cell(p) => {
-                traced.push(p);
+                if let Some(t) = traced.as_deref_mut() {
+                    t.push(p);
+                }
                 if p != from && p != to {
                     if map.blocks_sight(p) {
                         visible = false;
@@ -134,7 +207,7 @@ pub fn sight_line(map: &GridMap, from: Pos, to: Pos) -> SightLine {
         }
         visible
     });
-    SightLine { visible, cover: visible && cover && !attacker_adjacent, traced }
+    (visible, visible && cover && !attacker_adjacent)
 }
 
 /// Offsets with precomputed line tables; longer sight lines are traced directly.
@@ -159,6 +232,19 @@ struct Ray {
 struct FovTable {
     rays: Vec<Ray>,
     probes: Vec<Probe>,
+    /// The ray for each offset, indexed by (dy + R) × (2R + 1) + (dx + R); u32::MAX for (0, 0).
+    by_offset: Vec<u32>,
+}
+
+impl FovTable {
+    fn ray_at(&self, dx: i32, dy: i32) -> Option<&Ray> {
+        if dx.abs() > TABLE_RADIUS || dy.abs() > TABLE_RADIUS {
+            return None;
+        }
+        let side = 2 * TABLE_RADIUS + 1;
+        let i = self.by_offset[((dy + TABLE_RADIUS) * side + dx + TABLE_RADIUS) as usize];
+        self.rays.get(i as usize)
+    }
 }
 
 fn fov_table() -> &'static FovTable {
@@ -194,7 +280,12 @@ fn fov_table() -> &'static FovTable {
             });
             rays.push(Ray { dx: dx as i8, dy: dy as i8, distance: d as u8, start, end: probes.len() as u32 });
         }
-        FovTable { rays, probes }
+        let side = 2 * TABLE_RADIUS + 1;
+        let mut by_offset = vec![u32::MAX; (side * side) as usize];
+        for (i, r) in rays.iter().enumerate() {
+            by_offset[((r.dy as i32 + TABLE_RADIUS) * side + r.dx as i32 + TABLE_RADIUS) as usize] = i as u32;
+        }
+        FovTable { rays, probes, by_offset }
     })
 }
 
@@ -296,6 +387,36 @@ pub fn search_difficulty(size_row: i64, disguise: Disguise) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // RULES: PERC-E1, AREA-E6 — the table lookups give exactly the traced answers, both for
+    // sight and for lines of effect, on random maps with walls and low walls.
+    #[test]
+    fn table_lines_equal_traced_lines() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(17);
+        for _ in 0..20 {
+            let (w, h) = (rng.random_range(5..60), rng.random_range(5..60));
+            let mut text = String::new();
+            for _ in 0..h {
+                for _ in 0..w {
+                    text.push(match rng.random_range(0..10) {
+                        0 | 1 => '#',
+                        2 => '=',
+                        _ => '.',
+                    });
+                }
+                text.push('\n');
+            }
+            let map = GridMap::from_ascii(&text).unwrap();
+            for _ in 0..2000 {
+                let a = Pos::new(rng.random_range(0..w), rng.random_range(0..h));
+                let b = Pos::new(rng.random_range(0..w), rng.random_range(0..h));
+                assert_eq!(clear_line(&map, a, b), clear_line_traced(&map, a, b), "{a} {b}");
+                assert_eq!(has_cover(&map, a, b), sight(&map, a, b, None).1, "cover {a} {b}");
+                assert_eq!(line_of_effect(&map, a, b), line_of_effect_traced(&map, a, b), "{a} {b}");
+            }
+        }
+    }
     use crate::rules::creature::Size;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
