@@ -775,6 +775,10 @@ fn perc_e2_a_walk_past_a_doorway_shows_only_the_stretch_seen() {
     assert_eq!(b.last_seen(1, 0), Some(path[last]), "and remembers where it last saw the walker");
     let blue = view(&b, "Blue", mark);
     assert!(blue.iter().any(|e| matches!(e, Event::Moved { path: p, .. } if *p == path)), "Blue sees it all");
+    // The whole record holds the move once; Red's stretch is marked as a partial view.
+    let moves: Vec<&LogEntry> = b.log()[mark..].iter().filter(|e| matches!(e.event, Event::Moved { .. })).collect();
+    assert_eq!(moves.iter().filter(|e| !e.partial).count(), 1);
+    assert!(moves.iter().filter(|e| e.partial).all(|e| e.visible_to == ["Red"]));
 }
 
 // RULES: TIME-4, PERC-3 — a latecomer joining out of sight: the other side is told nothing

@@ -270,7 +270,8 @@ impl Battle {
             self.reveal(id, "it attacked".into());
         }
         let weapon = flow.weapon.key.clone();
-        self.log_views(|b, s| {
+        let whole = Event::AttackDeclared { attacker: id, weapon: weapon.clone(), targets: targets.clone(), dice };
+        self.log_views(whole, |b, s| {
             let known: Vec<CreatureId> = targets.iter().copied().filter(|&t| b.knows(s, t)).collect();
             if b.knows(s, id) {
                 Some(Event::AttackDeclared { attacker: id, weapon: weapon.clone(), targets: known, dice })
@@ -384,19 +385,20 @@ impl Battle {
         flow.segment += 1;
         flow.pending_points = None;
         let defense = if out.defense_points.is_some() { defense } else { None };
-        self.log_views(|b, s| {
-            b.knows(s, target).then(|| Event::SegmentResolved {
-                attacker: b.knows(s, attacker).then_some(attacker),
-                target,
-                segment: segment + 1,
-                attack_points: pts,
-                protection,
-                defense,
-                defense_points: out.defense_points,
-                solid_defense: out.solid_defense,
-                hit: out.hit,
-                damage: out.damage,
-            })
+        let resolved = |attacker: Option<CreatureId>| Event::SegmentResolved {
+            attacker,
+            target,
+            segment: segment + 1,
+            attack_points: pts,
+            protection,
+            defense,
+            defense_points: out.defense_points,
+            solid_defense: out.solid_defense,
+            hit: out.hit,
+            damage: out.damage,
+        };
+        self.log_views(resolved(Some(attacker)), |b, s| {
+            b.knows(s, target).then(|| resolved(b.knows(s, attacker).then_some(attacker)))
         });
     }
 

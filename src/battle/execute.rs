@@ -101,9 +101,8 @@ impl Battle {
                 self.order.remove(self.turn);
                 let at = self.order.iter().position(|c| *c == after).map_or(self.order.len(), |i| i + 1);
                 self.order.insert(at, id);
-                self.log_views(|b, s| {
-                    (b.knows(s, id) && b.knows(s, after)).then_some(Event::Delayed { creature: id, after })
-                });
+                let delayed = Event::Delayed { creature: id, after };
+                self.log_views(delayed.clone(), |b, s| (b.knows(s, id) && b.knows(s, after)).then(|| delayed.clone()));
                 self.log_turn_order();
                 // The slot now at `turn` is the next creature's: step back so advancing lands on it.
                 self.turn = self.turn.wrapping_sub(1);

@@ -142,10 +142,15 @@ impl Battle {
         self.creatures[creature as usize].side == side || self.announced[side * self.n() + creature as usize]
     }
 
-    /// Log an event that each side may see differently: `view(s)` is what side `s` sees of it
-    /// (None: nothing). Sides seeing the same thing share one entry, in side order.
-    pub(super) fn log_views(&mut self, view: impl Fn(&Battle, usize) -> Option<Event>) {
+    /// Log an event that each side may see differently: `whole` is what happened, `view(s)`
+    /// what side `s` sees of it (None: nothing). Sides seeing the same thing share one entry,
+    /// in side order; views that are not the whole event are marked partial, and if no side
+    /// sees the whole, it is logged for nobody (the complete record).
+    pub(super) fn log_views(&mut self, whole: Event, view: impl Fn(&Battle, usize) -> Option<Event>) {
         let views: Vec<Option<Event>> = (0..self.sides.len()).map(|s| view(self, s)).collect();
+        if !views.iter().any(|v| v.as_ref() == Some(&whole)) {
+            self.log_to(whole.clone(), Vec::new());
+        }
         let mut done = vec![false; views.len()];
         for s in 0..views.len() {
             let Some(event) = views[s].clone().filter(|_| !done[s]) else { continue };
@@ -156,7 +161,11 @@ impl Battle {
                     to.push(self.sides[t].name.clone());
                 }
             }
-            self.log_to(event, to);
+            if event == whole {
+                self.log_to(event, to);
+            } else {
+                self.log_partial(event, to);
+            }
         }
     }
 
@@ -219,7 +228,7 @@ impl Battle {
                     self.log_to(Event::Spotted { side: side.clone(), creature: id }, vec![side.clone()]);
                 }
                 if i > start {
-                    self.log_to(moved(start, i), vec![side.clone()]);
+                    self.log_partial(moved(start, i), vec![side.clone()]);
                 }
                 self.last_seen[s * n + id as usize] = Some(path[i]);
                 if i < last {

@@ -167,13 +167,8 @@ impl Battle {
         let against = counter.targets[0].id;
         let weapon = counter.weapon.key.clone();
         self.log_about(Event::ApSpent { creature: id, ap, left }, &[id]);
-        self.log_views(|b, s| {
-            (b.knows(s, id) && b.knows(s, against)).then(|| Event::CounterAttackDeclared {
-                creature: id,
-                weapon: weapon.clone(),
-                against,
-            })
-        });
+        let declared = Event::CounterAttackDeclared { creature: id, weapon, against };
+        self.log_views(declared.clone(), |b, s| (b.knows(s, id) && b.knows(s, against)).then(|| declared.clone()));
         attack.flow.counter = Some(Box::new(counter));
         self.resume_attack(attack);
     }

@@ -192,14 +192,15 @@ impl Battle {
         for r in rolls {
             let members = groups[r.id].clone();
             // PERC-3: a side sees the rolls of the creatures it knows of, and only theirs.
-            self.log_views(|b, s| {
+            let rolled = |members: Vec<CreatureId>| Event::InitiativeRolled {
+                members,
+                faces: r.faces.clone(),
+                total: r.total,
+                tie_breaks: r.tie_breaks.clone(),
+            };
+            self.log_views(rolled(members.clone()), |b, s| {
                 let known: Vec<CreatureId> = members.iter().copied().filter(|&m| b.knows(s, m)).collect();
-                (!known.is_empty()).then(|| Event::InitiativeRolled {
-                    members: known,
-                    faces: r.faces.clone(),
-                    total: r.total,
-                    tie_breaks: r.tie_breaks.clone(),
-                })
+                (!known.is_empty()).then(|| rolled(known))
             });
             order.extend(members);
         }

@@ -314,7 +314,15 @@ impl Battle {
 
     pub(super) fn log_to(&mut self, event: Event, visible_to: Vec<String>) {
         let seq = self.log.len() as u32;
-        self.log.push(LogEntry { seq, round: self.round, visible_to, event });
+        self.log.push(LogEntry { seq, round: self.round, visible_to, event, partial: false });
+    }
+
+    /// Log one side's partial view (see [`LogEntry::partial`]).
+    pub(super) fn log_partial(&mut self, event: Event, visible_to: Vec<String>) {
+        self.log_to(event, visible_to);
+        if let Some(e) = self.log.last_mut() {
+            e.partial = true;
+        }
     }
 
     /// The log entries a side may see.

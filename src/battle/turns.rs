@@ -136,7 +136,8 @@ impl Battle {
     /// TIME-2, PERC-3: the turn order, as each side knows it: its own creatures and those it
     /// perceives, in their places; the slots of creatures it does not perceive are not shown.
     pub(super) fn log_turn_order(&mut self) {
-        self.log_views(|b, s| {
+        let whole = Event::TurnOrder { order: self.order.clone() };
+        self.log_views(whole, |b, s| {
             Some(Event::TurnOrder { order: b.order.iter().copied().filter(|&c| b.knows(s, c)).collect() })
         });
     }
@@ -185,7 +186,8 @@ impl Battle {
                     // side hears why; others that see it, only that it came to nothing.
                     let own = self.creatures[id as usize].side;
                     let full = why.to_string();
-                    self.log_views(|b, s| {
+                    let whole = Event::LongTermAborted { creature: id, reason: full.clone() };
+                    self.log_views(whole, |b, s| {
                         let reason = if s == own { full.clone() } else { "it came to nothing".to_string() };
                         b.knows(s, id).then_some(Event::LongTermAborted { creature: id, reason })
                     });

@@ -391,6 +391,11 @@ pub struct LogEntry {
     pub round: u32,
     pub visible_to: Vec<String>,
     pub event: Event,
+    /// One side's partial view of something the log also holds whole (a stretch of a move, an
+    /// attack by an unseen attacker, a turn order without the unseen): the whole record (a GM's
+    /// report, a replay's summary) skips these; a side's view includes them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub partial: bool,
 }
 
 /// Why a command was refused: the rule broken and a sentence.

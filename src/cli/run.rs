@@ -148,7 +148,12 @@ pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize,
             }
             explain_lines(&mut out, battle, ex);
         }
-        if side.is_some_and(|s| !e.visible_to.iter().any(|v| v == s)) {
+        // A side's view, or the whole record (which skips the sides' partial views).
+        let shown = match side {
+            Some(s) => e.visible_to.iter().any(|v| v == s),
+            None => !e.partial,
+        };
+        if !shown {
             continue;
         }
         if let Some(line) = narrate(battle, &e.event) {
