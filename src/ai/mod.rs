@@ -11,6 +11,8 @@
 //! the replacement is counted (`AiFallbacks`, `ai_fallbacks` in `sim` and `duel`) — a count that
 //! must stay 0.
 
+mod odds;
+mod reactions;
 pub mod tactical;
 
 use crate::battle::{

@@ -10,87 +10,18 @@
 //! with the defense that prevents most; Quick Step out of reach when that cancels a dangerous
 //! attack.
 
+use super::odds::{odds, preview_odds};
 use crate::battle::{
-    AttackNumbers, AttackPreview, Battle, Command, CreatureId, Engagement, Event, Explanation, Fighter, OptionScore,
-    Placement, Target, WindowKind,
+    AttackNumbers, Battle, Command, CreatureId, Engagement, Event, Explanation, Fighter, OptionScore, Placement,
+    Target, WindowKind,
 };
 use crate::level::compendium::{AbilityEffect, AiProfile, AreaSpec};
-use crate::rules::attack::{AttackOdds, DamageModifiers, Defense, damage_distribution};
+use crate::rules::attack::Defense;
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
 use crate::rules::facing::{Actor, Facing, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::posture::{Posture, transition_cost};
-use std::cell::RefCell;
-use std::collections::HashMap;
-
-/// Expected damage and P(damage ≥ k) for the attacks the AI weighs, memoised: the same few
-/// (dice, protection, defense) triples recur thousands of times a battle.
-#[derive(Clone, Copy)]
-struct Odds {
-    expected: f64,
-    hit: f64,
-}
-
-/// (dice, segments, protection, defense dice) → odds and the tail P(damage ≥ k).
-type OddsMemo = HashMap<(i32, u32, i32, i32), (Odds, Vec<f64>), std::hash::BuildHasherDefault<SmallKeyHasher>>;
-
-/// A multiply-rotate hasher for the memo's four small integers: SipHash's resistance to
-/// crafted keys is not needed here, and it was a visible share of a decision.
-#[derive(Default)]
-struct SmallKeyHasher(u64);
-
-impl std::hash::Hasher for SmallKeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u32(&mut self, v: u32) {
-        self.write_u64(u64::from(v));
-    }
-    fn write_i32(&mut self, v: i32) {
-        self.write_u64(v as u32 as u64);
-    }
-    fn write_u64(&mut self, v: u64) {
-        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-thread_local! {
-    static MEMO: RefCell<OddsMemo> = RefCell::new(HashMap::default());
-}
-
-fn odds(dice: i32, segments: u32, protection: i32, defense: i32, at_least: i32) -> (Odds, f64) {
-    MEMO.with_borrow_mut(|m| {
-        let key = (dice.max(0), segments, protection, defense.max(0));
-        let (o, tail) = m.entry(key).or_insert_with(|| {
-            let d = damage_distribution(&AttackOdds {
-                dice: key.0,
-                segments,
-                protection,
-                defense_dice: key.3,
-                modifiers: DamageModifiers::default(),
-            });
-            // tail[k] = P(damage ≥ k)
-            let mut tail = vec![0.0; d.distribution.len() + 1];
-            for k in (0..d.distribution.len()).rev() {
-                tail[k] = tail[k + 1] + d.distribution[k];
-            }
-            (Odds { expected: d.expected_damage, hit: d.hit_chance }, tail)
-        });
-        let p = tail.get(at_least.max(0) as usize).copied().unwrap_or(0.0);
-        (*o, p)
-    })
-}
-
-/// The memoised odds of a previewed attack against `defense` dice.
-fn preview_odds(p: &AttackPreview, defense: i32, at_least: i32) -> (Odds, f64) {
-    odds(p.dice, p.segments, p.protection, defense, at_least)
-}
 
 /// The value of one attack by `me` standing at `from` on `target`, or None if impossible from
 /// there. Counts the target's likely defense, its rear arc, cover, range penalties.
@@ -235,71 +166,9 @@ struct Plan {
 
 pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProfile) -> (Command, Option<Explanation>) {
     match window {
-        Some(WindowKind::Defense) => defend(b, me),
-        Some(WindowKind::BeforeAttack) => (before_attack(b, me), None),
+        Some(WindowKind::Defense) => super::reactions::defend(b, me),
+        Some(WindowKind::BeforeAttack) => (super::reactions::before_attack(b, me), None),
         None => turn(b, me, p),
-    }
-}
-
-/// ATK-11: defend when it prevents damage worth the AP, with the defense preventing most.
-fn defend(b: &Battle, me: CreatureId) -> (Command, Option<Explanation>) {
-    let none = (Command::Defend { defense: None }, None);
-    let Some(w) = b.window_preview() else { return none };
-    let Some(after) = w.damage_if_taken else { return none };
-    let f = b.fighter(me);
-    let mut options: Vec<(f64, Defense, i32)> = w
-        .attack
-        .defenses
-        .iter()
-        .filter(|d| d.allowed.is_ok())
-        .map(|d| (w.expected_prevented(d), d.defense, d.ap))
-        .collect();
-    options.sort_by(|a, b| b.0.total_cmp(&a.0).then((a.1 as i32).cmp(&(b.1 as i32))));
-    let explain = Explanation {
-        creature: me,
-        options: options
-            .iter()
-            .map(|&(prevented, d, ap)| OptionScore {
-                summary: format!("{d:?} against {after}"),
-                expected_dealt: 0.0,
-                expected_taken: after as f64 - prevented,
-                rear_attack: false,
-                rear_exposed: false,
-                cover: false,
-                ap_kept: f.ap - ap,
-                total: prevented,
-            })
-            .collect(),
-    };
-    match options.first() {
-        // Any AP left is only good for reactions until our next turn starts: spend it.
-        Some(&(prevented, d, _)) if prevented > 0.05 => (Command::Defend { defense: Some(d) }, Some(explain)),
-        _ => (Command::Defend { defense: None }, Some(explain)),
-    }
-}
-
-/// TIME-14: Quick Step out of reach when that cancels the attack; TIME-13: counter when the
-/// strike is worth more than a defense would prevent.
-fn before_attack(b: &Battle, me: CreatureId) -> Command {
-    let Some(w) = b.window_preview() else { return Command::Pass };
-    let f = b.fighter(me);
-    let a = b.fighter(w.attacker);
-    if let Some(step) = b.quick_step_options().into_iter().filter(|s| s.cancels).min_by_key(|s| s.to) {
-        let face = Facing::toward_footprint(Footprint::new(step.to, f.size.footprint()), a.footprint());
-        return Command::QuickStep { to: step.to, face: b.ruleset().facing.then_some(face) };
-    }
-    // A counter is our one reaction in this chain: no defense after it.
-    let defense = w.attack.best_defense_dice();
-    let prevented = preview_odds(&w.attack, 0, 1).0.expected - preview_odds(&w.attack, defense, 1).0.expected;
-    let counter = b
-        .counter_options()
-        .into_iter()
-        .filter(|c| c.dice > 0)
-        .map(|c| (preview_odds(&c, c.best_defense_dice(), 1).0.expected, c.weapon))
-        .max_by(|x, y| x.0.total_cmp(&y.0));
-    match counter {
-        Some((value, weapon)) if value > prevented => Command::CounterAttack { weapon },
-        _ => Command::Pass,
     }
 }
 

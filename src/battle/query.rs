@@ -13,7 +13,7 @@ use crate::rules::creature::may_pass_through;
 use crate::rules::dice::points_distribution;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::los::{BlindSide, field_of_view_into};
-use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, reachable};
+use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, cost_field_from, reachable};
 use crate::rules::posture::Posture;
 
 /// One defense a target may roll against an attack.
@@ -239,6 +239,13 @@ impl Battle {
     pub fn journey_costs(&self, id: CreatureId, from: Pos) -> MoveField {
         let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
         cost_field(&self.map, None, &walker, from)
+    }
+
+    /// Walking costs over the whole map for this creature's footprint from the nearest of
+    /// `origins` (creatures ignored, standing): "how far is it to the nearest of these squares?"
+    pub fn journey_costs_from(&self, id: CreatureId, origins: &[Pos]) -> MoveField {
+        let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
+        cost_field_from(&self.map, None, &walker, origins)
     }
 
     /// The dice `creature` would roll for `defense` in `posture` (ATK-E3, POST-E1, shield).

@@ -324,6 +324,18 @@ thread_local! {
 
 /// Dijkstra with a circular bucket queue (Dial's algorithm): edge costs are small integers.
 fn search(map: &GridMap, occupancy: Option<&[Occupant]>, mover: &Mover, origin: Pos, budget: Option<u32>) -> MoveField {
+    search_from(map, occupancy, mover, &[origin], budget)
+}
+
+/// Dijkstra from every one of `origins` at once (cost 0 at each).
+fn search_from(
+    map: &GridMap,
+    occupancy: Option<&[Occupant]>,
+    mover: &Mover,
+    origins: &[Pos],
+    budget: Option<u32>,
+) -> MoveField {
+    let origin = origins.first().copied().unwrap_or_default();
     let costs = enter_costs(map, mover);
     let side = mover.side();
     // Origins that keep the whole footprint on the map.
@@ -405,8 +417,12 @@ fn search(map: &GridMap, occupancy: Option<&[Occupant]>, mover: &Mover, origin: 
         }
     }
     let mut field = MoveField { origin, x0, y0, w, h, cost: vec![UNREACHED; n], squares, budget };
-    let Some(start) = field.local(origin) else { return field };
-    if origin.x > max_x || origin.y > max_y || origin.x < 0 || origin.y < 0 {
+    let starts: Vec<usize> = origins
+        .iter()
+        .filter(|o| o.x <= max_x && o.y <= max_y && o.x >= 0 && o.y >= 0)
+        .filter_map(|&o| field.local(o))
+        .collect();
+    if starts.is_empty() {
         return field;
     }
     let wi = w as isize;
@@ -425,9 +441,11 @@ fn search(map: &GridMap, occupancy: Option<&[Occupant]>, mover: &Mover, origin: 
         for b in buckets.iter_mut() {
             b.clear();
         }
-        cost[start] = 0;
-        buckets[0].push(start as u32);
-        let mut pending = 1usize;
+        for &start in &starts {
+            cost[start] = 0;
+            buckets[0].push(start as u32);
+        }
+        let mut pending = starts.len();
         let mut current: u32 = 0;
         while pending > 0 {
             let slot = current as usize & mask;
@@ -480,6 +498,13 @@ pub fn cost_field(map: &GridMap, occupancy: Option<&[Occupant]>, mover: &Mover, 
     search(map, occupancy, mover, origin, None)
 }
 
+/// Cheapest cost to every square of the map from the nearest of `origins`, with no budget (for
+/// AI planning: "how far is the nearest square from which I could strike?"). Costs are of moving
+/// out from the origins, which on symmetric terrain equals moving toward them.
+pub fn cost_field_from(map: &GridMap, occupancy: Option<&[Occupant]>, mover: &Mover, origins: &[Pos]) -> MoveField {
+    search_from(map, occupancy, mover, origins, None)
+}
+
 /// Check an explicit path (a move command): each step legal, the end free, the total within
 /// budget. Returns the cost in quarter steps.
 pub fn validate_path(
@@ -521,6 +546,23 @@ pub fn validate_path(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // RULES: MOVE-E1 — a field from several squares at once is, everywhere, the cheapest of the
+    // fields from each of them.
+    #[test]
+    fn a_field_from_many_origins_is_the_cheapest_of_each() {
+        let map = GridMap::from_ascii("..........\n.####.....\n....#..~~.\n....#..~~.\n..........\n").unwrap();
+        let mover = Mover::walker(4);
+        let origins = [Pos::new(0, 0), Pos::new(9, 4), Pos::new(6, 2)];
+        let many = cost_field_from(&map, None, &mover, &origins);
+        for y in 0..map.height() {
+            for x in 0..map.width() {
+                let p = Pos::new(x, y);
+                let best = origins.iter().filter_map(|&o| cost_field(&map, None, &mover, o).cost_quarters(p)).min();
+                assert_eq!(many.cost_quarters(p), best, "{p}");
+            }
+        }
+    }
     use crate::rules::grid::Terrain;
 
     fn map(rows: &str) -> GridMap {

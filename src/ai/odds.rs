@@ -1,0 +1,75 @@
+//! Exact attack odds for the planner, memoised: the same few (dice, segments, protection,
+//! defense dice) recur thousands of times a battle, and the rules core's distribution is exact.
+
+use crate::battle::AttackPreview;
+use crate::rules::attack::{AttackOdds, DamageModifiers, damage_distribution};
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+/// Expected damage and P(damage ≥ k) for the attacks the AI weighs, memoised: the same few
+/// (dice, protection, defense) triples recur thousands of times a battle.
+#[derive(Clone, Copy)]
+pub(super) struct Odds {
+    pub expected: f64,
+    pub hit: f64,
+}
+
+/// (dice, segments, protection, defense dice) → odds and the tail P(damage ≥ k).
+type OddsMemo = HashMap<(i32, u32, i32, i32), (Odds, Vec<f64>), std::hash::BuildHasherDefault<SmallKeyHasher>>;
+
+/// A multiply-rotate hasher for the memo's four small integers: SipHash's resistance to
+/// crafted keys is not needed here, and it was a visible share of a decision.
+#[derive(Default)]
+struct SmallKeyHasher(u64);
+
+impl std::hash::Hasher for SmallKeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, v: u32) {
+        self.write_u64(u64::from(v));
+    }
+    fn write_i32(&mut self, v: i32) {
+        self.write_u64(v as u32 as u64);
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+thread_local! {
+    static MEMO: RefCell<OddsMemo> = RefCell::new(HashMap::default());
+}
+
+pub(super) fn odds(dice: i32, segments: u32, protection: i32, defense: i32, at_least: i32) -> (Odds, f64) {
+    MEMO.with_borrow_mut(|m| {
+        let key = (dice.max(0), segments, protection, defense.max(0));
+        let (o, tail) = m.entry(key).or_insert_with(|| {
+            let d = damage_distribution(&AttackOdds {
+                dice: key.0,
+                segments,
+                protection,
+                defense_dice: key.3,
+                modifiers: DamageModifiers::default(),
+            });
+            // tail[k] = P(damage ≥ k)
+            let mut tail = vec![0.0; d.distribution.len() + 1];
+            for k in (0..d.distribution.len()).rev() {
+                tail[k] = tail[k + 1] + d.distribution[k];
+            }
+            (Odds { expected: d.expected_damage, hit: d.hit_chance }, tail)
+        });
+        let p = tail.get(at_least.max(0) as usize).copied().unwrap_or(0.0);
+        (*o, p)
+    })
+}
+
+/// The memoised odds of a previewed attack against `defense` dice.
+pub(super) fn preview_odds(p: &AttackPreview, defense: i32, at_least: i32) -> (Odds, f64) {
+    odds(p.dice, p.segments, p.protection, defense, at_least)
+}
