@@ -16,7 +16,6 @@ use crate::battle::{
     Target, WindowKind,
 };
 use crate::level::compendium::{AbilityEffect, AiProfile, AreaSpec};
-use crate::rules::attack::Defense;
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
 use crate::rules::facing::{Actor, Facing, Sector, sector_for};
@@ -68,8 +67,13 @@ fn estimate_from(
 /// counting its move, its best weapon, and whether our rear faces it.
 #[derive(Clone, Copy, Default)]
 struct Threat {
-    /// With its best weapon.
+    /// With its best weapon, against our best defense.
     any: f64,
+    /// With its best weapon, if we cannot defend (no AP kept).
+    open: f64,
+    /// The chance it knocks us out (damage reaching our pool), defended and not.
+    ko: f64,
+    ko_open: f64,
     /// With its best ranged weapon: the part that stays while both sides hold their ground.
     ranged: f64,
     /// The square has terrain cover from this enemy (ATK-E5).
@@ -98,12 +102,19 @@ fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -> Threat {
         let e = *engagement
             .get_or_insert_with(|| b.engage_in_reach(enemy.id, enemy.placement(), me.id, at).expect("both exist"));
         let Ok(n) = b.attack_numbers(&e, &w.key, &[], true) else { continue };
-        let (o, _) = odds(n.dice, n.segments, n.protection, n.defense_dice, 1);
+        // CRE-6: what it takes to knock us out with this weapon.
+        let pool = w.weapon.targets.iter().filter_map(|a| me.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
+        let (o, ko) = odds(n.dice, n.segments, n.protection, n.defense_dice, pool.max(1));
+        let (undefended, ko_open) = odds(n.dice, n.segments, n.protection, 0, pool.max(1));
         best.cover |= n.cover;
         // Attacks it can fit in its AP.
         let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
         let expected = o.expected * attacks as f64;
         best.any = best.any.max(expected);
+        best.open = best.open.max(undefended.expected * attacks as f64);
+        let at_least_once = |p: f64| 1.0 - (1.0 - p).powi(attacks);
+        best.ko = best.ko.max(at_least_once(ko));
+        best.ko_open = best.ko_open.max(at_least_once(ko_open));
         if w.weapon.range.ranged {
             best.ranged = best.ranged.max(expected);
         }
@@ -137,8 +148,8 @@ fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[CreatureId])
         .map_or(me.facing, |e| Facing::toward_footprint(mf, e.footprint()))
 }
 
-/// How much a kept AP may be worth per point of danger at a square (tuned with `duel`).
-const GUARD_PER_DANGER: f64 = 10.0;
+/// Being knocked out weighs like losing this many more dice (tuned with `duel`).
+const KNOCKOUT_DICE: f64 = 1.0;
 
 /// A sprint is not considered below this many Activeness dice (it costs one).
 const SPRINT_MIN_ACTIVENESS: i32 = 3;
@@ -153,6 +164,10 @@ const HELD_ROUNDS: f64 = 2.0;
 /// Added to the profile's caution in an exchange of fire: over several rounds every die lost
 /// is also a die less to shoot back with (tuned with `duel`).
 const HELD_CAUTION: f64 = 1.5;
+
+/// The pull toward the nearest enemy per step of straight distance, beside the approach value
+/// (tuned with `duel`).
+const CLOSING_PER_STEP: f64 = 0.1;
 
 /// At most this many 0-AP turns toward a target in one turn: a plan that turns to strike and
 /// then changes its mind must not turn back and forth forever.
@@ -182,7 +197,70 @@ fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
         .count()
 }
 
+/// How much of the clock a side wins by holding out: the AI grows careful when time is on its
+/// side and bolder as it runs out when it is not (FLOW-3 and the level's SurviveRounds), and a
+/// battle heading for a draw at `max_rounds` pushes both sides to act (tuned with `duel`).
+fn with_the_clock(b: &Battle, me: CreatureId, p: &AiProfile) -> AiProfile {
+    let side = b.fighter(me).side;
+    let mut holds = None;
+    let mut must_break = None;
+    for v in b.victory() {
+        if let crate::level::Victory::SurviveRounds { side: s, rounds } = v {
+            match b.side_index(s) {
+                Some(i) if i == side => holds = Some(*rounds),
+                Some(i) if b.hostile_sides(side, i) => must_break = Some(*rounds),
+                _ => {}
+            }
+        }
+    }
+    let progress = |until: u32| (f64::from(b.round()) / f64::from(until.max(1))).min(1.0);
+    let (aggression, caution) = match (holds, must_break) {
+        // Measured: more care for the side that holds out (x1.5 caution) cost strength too.
+        (Some(_), _) => (p.aggression, p.caution),
+        // Measured: pushing a raiding side harder as the clock runs cost strength (Hold the
+        // Gate 63.1% -> 60.8% against the baseline), so it plays as usual.
+        (None, Some(_)) => (p.aggression, p.caution),
+        (None, None) => {
+            let pressure = progress(b.max_rounds()).powi(2);
+            (p.aggression * (1.0 + 2.0 * pressure), p.caution * (1.0 - 0.5 * pressure))
+        }
+    };
+    // No passive stalemates: when nobody in its view has drawn blood for a while, the side that
+    // thinks itself stronger (by the pools it perceives) takes the initiative first, then both.
+    let idle = rounds_without_blood(b, side);
+    let stronger = side_strength(b, me, true) >= side_strength(b, me, false);
+    let push = ((f64::from(idle) - if stronger { 1.0 } else { 3.0 }) / 2.0).clamp(0.0, 1.0);
+    AiProfile { aggression: aggression * (1.0 + IDLE_PUSH * push), caution: caution * (1.0 - 0.5 * push), ..p.clone() }
+}
+
+/// How much bolder (× aggression) a side grows at most when a fight stalls (tuned with `duel`).
+const IDLE_PUSH: f64 = 2.0;
+
+/// Rounds since `side` last saw damage dealt (its own view of the log), or since the start.
+fn rounds_without_blood(b: &Battle, side: usize) -> u32 {
+    let name = &b.sides()[side].name;
+    let last = b
+        .log()
+        .iter()
+        .rev()
+        .find(|e| matches!(e.event, Event::Damaged { .. }) && e.visible_to.contains(name))
+        .map_or(1, |e| e.round);
+    b.round().saturating_sub(last)
+}
+
+/// The conscious dice pools of `me`'s side (ours) or of the hostiles it perceives (theirs).
+fn side_strength(b: &Battle, me: CreatureId, ours: bool) -> i32 {
+    let side = b.fighter(me).side;
+    b.creatures()
+        .iter()
+        .filter(|c| c.can_act())
+        .filter(|c| if ours { c.side == side } else { b.hostile(me, c.id) && b.side_perceives(side, c.id) })
+        .map(|c| c.attrs.pools.iter().flatten().map(|p| p.current).sum::<i32>())
+        .sum()
+}
+
 fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanation>) {
+    let p = &with_the_clock(b, me, p);
     let f = b.fighter(me);
     let enemies = b.perceived_hostiles(f.side);
     let conscious: Vec<CreatureId> = enemies.iter().copied().filter(|&e| b.fighter(e).can_act()).collect();
@@ -240,7 +318,8 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
             v
         })
         .collect();
-    let ctx = Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious, may_turn, max_reach, variants };
+    let strike = super::intent::strike_map(b, f, &conscious);
+    let ctx = Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious, may_turn, max_reach, variants, strike };
     let mut plans: Vec<(Plan, OptionScore)> = Vec::new();
     for &dest in &dests {
         let moved = dest != f.origin;
@@ -374,6 +453,8 @@ struct Ctx<'a> {
     /// A 0-AP turn toward a target is still allowed this turn.
     may_turn: bool,
     max_reach: i32,
+    /// Where it could strike from, and how far each square is from there.
+    strike: std::rc::Rc<super::intent::StrikeMap>,
     /// Per weapon, the ways to use it: plain, and with each additive that fits (TIME-16), with
     /// their AP.
     variants: Vec<Vec<(Vec<String>, i32)>>,
@@ -474,7 +555,16 @@ impl Ctx<'_> {
         };
         let here = Placement { origin: dest, facing, posture };
         let threats: Vec<Threat> = self.conscious.iter().map(|&e| threat(b, f, here, b.fighter(e))).collect();
-        let danger: f64 = threats.iter().map(|t| t.any).sum();
+        // The danger here if it keeps `kept` AP for defenses: the attacks where a defense saves
+        // most are defended (TIME-12: 1 AP each), the rest land undefended.
+        // Being knocked out costs more than the dice: every later turn of the creature (CRE-6).
+        let ko_cost = KNOCKOUT_DICE;
+        let cost = |t: &Threat, open: bool| if open { t.open + ko_cost * t.ko_open } else { t.any + ko_cost * t.ko };
+        let mut saved: Vec<f64> = threats.iter().map(|t| (cost(t, true) - cost(t, false)).max(0.0)).collect();
+        saved.sort_by(|a, b| b.total_cmp(a));
+        let open_danger: f64 = threats.iter().map(|t| cost(t, true)).sum();
+        let danger_keeping =
+            |kept: i32| open_danger - saved.iter().take((kept / DEFEND_AP).max(0) as usize).sum::<f64>();
         // A one-turn horizon makes a shooter trade a shot now for nothing later, so it stood in
         // the open beside the wall that would shelter it. A shooter expects to hold the square
         // it ends on for a couple of rounds of exchanging fire with the enemy's shooters: those
@@ -487,22 +577,25 @@ impl Ctx<'_> {
         } else {
             0.0
         };
-        let spare = ap_left - attacks * attack.as_ref().map_or(1, |a| a.ap);
-        // A kept AP is worth what a defense could prevent here, capped by this square's danger
-        // (uncapped, both sides wait for each other forever; capped at 1×, walls-and-cover
-        // play suffered: measured with `duel`, see README).
-        let best_guard = Defense::ALL.iter().map(|&d| b.defense_dice(self.me, posture, d)).max().unwrap_or(0);
-        let guard = (best_guard as f64 * 0.5).min(danger * GUARD_PER_DANGER);
-        let defense_value = if spare >= DEFEND_AP { guard } else { 0.0 };
-        // Keeping the last AP for a defense may beat spending it on one more attack.
-        let alt_keep = if attacks >= 1 { attack_value / attacks as f64 * (attacks - 1) as f64 + guard } else { 0.0 };
-        let keep_one = alt_keep > attack_value + defense_value;
+        let per_attack = attack.as_ref().map_or(1, |a| a.ap);
+        let spare = ap_left - attacks * per_attack;
+        // Every AP kept can pay a defense; the last attack may be worth less than the defense
+        // its AP would pay for.
+        let all_in = attack_value - p.caution * danger_keeping(spare);
+        let one_back = if attacks >= 1 {
+            attack_value / attacks as f64 * (attacks - 1) as f64 - p.caution * danger_keeping(spare + per_attack)
+        } else {
+            f64::NEG_INFINITY
+        };
+        let keep_one = one_back > all_in;
         let planned = if keep_one { attacks - 1 } else { attacks };
-        let offence = (attack_value + defense_value).max(alt_keep);
+        let kept = if keep_one { spare + per_attack } else { spare };
+        let danger = danger_keeping(kept);
+        let offence = if keep_one { one_back } else { all_in } + p.caution * danger;
         let nearest = self.conscious.iter().map(|&e| b.distance_from(self.me, dest, e)).min().unwrap_or(0);
-        // Squares from which an attack is possible next turn are worth part of that attack.
-        let potential = if attacks == 0 { self.potential(dest) } else { 0.0 };
-        let closing = p.aggression * (0.6 * potential - 0.1 * nearest as f64);
+        // Squares fewer turns from a strike are worth more of that strike (see `intent`).
+        let approach = if attacks == 0 { self.strike.approach_value(dest, f.speed, f.max_ap) } else { 0.0 };
+        let closing = p.aggression * (approach - CLOSING_PER_STEP * nearest as f64);
         let total = offence - p.caution * danger + closing + holding;
         let planned_attack = attack.as_ref().filter(|a| a.value > 0.05 && planned >= 1).map(|a| &a.command);
         let cmd = match (planned_attack, turn_first) {
@@ -528,36 +621,10 @@ impl Ctx<'_> {
             rear_attack,
             rear_exposed,
             cover,
-            ap_kept: if keep_one { spare.max(0) + 1 } else { spare.max(0) },
+            ap_kept: kept.max(0),
             total,
         };
         (Plan { first: cmd }, score)
-    }
-
-    /// The best single attack this creature could make next turn from `dest` on a conscious
-    /// enemy within a move of it (no defense assumed).
-    fn potential(&self, dest: Pos) -> f64 {
-        let (b, f) = (self.b, self.f);
-        let from = placed(f, dest, f.facing);
-        self.conscious
-            .iter()
-            .map(|&e| {
-                let t = b.fighter(e);
-                let d = b.distance_from(self.me, dest, e);
-                let mut engagement = None;
-                f.weapons
-                    .iter()
-                    .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= f.max_ap)
-                    .filter(|w| d <= w.weapon.range.max + f.speed * (f.max_ap - w.weapon.ap))
-                    .filter_map(|w| {
-                        let en =
-                            *engagement.get_or_insert_with(|| b.engage_in_reach(self.me, from, e, t.placement()).ok());
-                        let n = b.attack_numbers(en.as_ref()?, &w.key, &[], true).ok()?;
-                        Some(odds(n.dice, n.segments, n.protection, 0, 1).0.expected)
-                    })
-                    .fold(0.0, f64::max)
-            })
-            .fold(0.0, f64::max)
     }
 }
 
@@ -627,16 +694,7 @@ fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttack> {
 
 /// FLOW-E2: the AI considers fleeing when its side is clearly losing.
 fn hopeless(b: &Battle, me: CreatureId, p: &AiProfile) -> bool {
-    let side = b.fighter(me).side;
-    let strength = |s: &dyn Fn(&Fighter) -> bool| -> i32 {
-        b.creatures()
-            .iter()
-            .filter(|c| c.can_act() && s(c))
-            .map(|c| c.attrs.pools.iter().flatten().map(|p| p.current).sum::<i32>())
-            .sum()
-    };
-    let ours = strength(&|c| c.side == side);
-    let theirs = strength(&|c| b.hostile(me, c.id) && b.side_perceives(side, c.id));
+    let (ours, theirs) = (side_strength(b, me, true), side_strength(b, me, false));
     theirs as f64 > ours as f64 * (1.0 + 4.0 * (1.0 - p.self_preservation))
 }
 

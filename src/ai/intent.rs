@@ -1,0 +1,122 @@
+//! Intent beyond this turn: how many turns a creature standing on a square needs before it can
+//! strike an enemy it perceives, and what that strike is worth. A one-turn planner scores a
+//! charge as "dealt 0" when nobody is reachable *this* turn, so monsters loitered out of reach
+//! while shooters picked them off; with this, a square two turns from a strike is worth part of
+//! that strike, discounted per turn, and squares on the walking way there beat squares beside it.
+
+use super::odds::odds;
+use crate::battle::{Battle, CreatureId, Fighter};
+use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::los::{clear_line, line_of_effect};
+use crate::rules::movement::MoveField;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// Each further turn a strike lies away, it is worth this much less (tuned with `duel`).
+pub(super) const TURN_DISCOUNT: f64 = 0.6;
+
+/// Where a creature could strike from, and how far every square is from there.
+pub(super) struct StrikeMap {
+    /// Walking cost from every square to the nearest square from which it strikes someone.
+    field: MoveField,
+    /// The best expected damage of one of its attacks on a conscious enemy it perceives, no
+    /// defense assumed: what closing in is for.
+    pub value: f64,
+    /// AP of the attack that is worth it (a creature keeps that much to strike on arrival).
+    pub ap: i32,
+}
+
+impl StrikeMap {
+    /// Walking steps from `at` to the nearest striking square, if one can be walked to.
+    pub fn steps(&self, at: Pos) -> Option<f64> {
+        self.field.cost_steps(at)
+    }
+
+    /// Turns until it can strike from `at` (1: next turn), for a creature of `speed` with `max_ap`.
+    pub fn turns(&self, at: Pos, speed: i32, max_ap: i32) -> Option<i32> {
+        let moves = (self.steps(at)? / f64::from(speed.max(1))).ceil() as i32;
+        let next = (max_ap - self.ap).max(0);
+        Some(if moves <= next { 1 } else { 1 + (moves - next + max_ap - 1) / max_ap.max(1) })
+    }
+
+    /// What standing at `at` is worth as a step toward the strike.
+    pub fn approach_value(&self, at: Pos, speed: i32, max_ap: i32) -> f64 {
+        self.turns(at, speed, max_ap).map_or(0.0, |t| self.value * TURN_DISCOUNT.powi(t))
+    }
+}
+
+type Cached = (u64, Rc<StrikeMap>);
+
+thread_local! {
+    /// The map for the last creature asked, while its enemies stand where they stood: the
+    /// several decisions of one turn share it.
+    static LAST: RefCell<Option<Cached>> = const { RefCell::new(None) };
+}
+
+/// The strike map of `me` against these enemies (conscious, perceived), as they stand now.
+pub(super) fn strike_map(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> Rc<StrikeMap> {
+    let key = cache_key(b, me, enemies);
+    if let Some(hit) = LAST.with_borrow(|c| c.as_ref().filter(|(k, _)| *k == key).map(|(_, m)| m.clone())) {
+        return hit;
+    }
+    let map = Rc::new(build(b, me, enemies));
+    LAST.with_borrow_mut(|c| *c = Some((key, map.clone())));
+    map
+}
+
+fn cache_key(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (b.seed(), b.round(), b.level_file(), me.id, me.attrs).hash(&mut h);
+    for &e in enemies {
+        let f = b.fighter(e);
+        (e, f.origin, f.attrs).hash(&mut h);
+    }
+    h.finish()
+}
+
+fn build(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> StrikeMap {
+    let map = b.map();
+    let side = me.size.footprint();
+    let mut seeds: Vec<Pos> = Vec::new();
+    let (mut value, mut ap) = (0.0f64, 1);
+    for w in me.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= me.max_ap) {
+        let range = w.weapon.range;
+        for &e in enemies {
+            let t = b.fighter(e);
+            // What a strike with it is worth, if it got there (the battle's numbers).
+            if let Ok(en) = b.engage_in_reach(me.id, me.placement(), e, t.placement())
+                && let Ok(n) = b.attack_numbers(&en, &w.key, &[], true)
+            {
+                let v = odds(n.dice, n.segments, n.protection, 0, 1).0.expected;
+                if v > value {
+                    (value, ap) = (v, w.weapon.ap);
+                }
+            }
+            let tf = t.footprint();
+            let r = range.max + side;
+            for y in (t.origin.y - r).max(0)..=(t.origin.y + tf.side + r).min(map.height() - side) {
+                for x in (t.origin.x - r).max(0)..=(t.origin.x + tf.side + r).min(map.width() - side) {
+                    let p = Pos::new(x, y);
+                    let mine = Footprint::new(p, side);
+                    let d = footprint_distance(mine, tf);
+                    // ATK-4: within reach, and past a whip's too-close band.
+                    if d > range.max || (range.min > 0 && d <= range.min) || d == 0 {
+                        continue;
+                    }
+                    if mine.cells().any(|c| map.blocks_movement(c)) {
+                        continue;
+                    }
+                    // ATK-E2, PERC-E1: from afar it needs a line to strike along and to see by.
+                    if d > 1 && !(line_of_effect(map, p, t.origin) && clear_line(map, p, t.origin)) {
+                        continue;
+                    }
+                    seeds.push(p);
+                }
+            }
+        }
+    }
+    seeds.sort();
+    seeds.dedup();
+    StrikeMap { field: b.journey_costs_from(me.id, &seeds), value, ap }
+}
