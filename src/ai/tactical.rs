@@ -91,9 +91,9 @@ fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -> Threat {
         if w.weapon.area.is_some() || w.ammo == Some(0) || w.weapon.ap > enemy.max_ap {
             continue;
         }
-        // Moves it can make and still attack.
+        // Moves it can make and still attack; MOVE-E1: a move goes up to speed + ¾ steps.
         let moves = (enemy.max_ap - w.weapon.ap).max(0);
-        let reach = w.weapon.range.max + enemy.speed * moves;
+        let reach = w.weapon.range.max + ((4 * enemy.speed + 3) * moves) / 4;
         if d > reach + if w.weapon.range.ranged { w.weapon.range.max } else { 0 } {
             continue;
         }
