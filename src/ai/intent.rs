@@ -39,9 +39,13 @@ impl StrikeMap {
         Some(if moves <= next { 1 } else { 1 + (moves - next + max_ap - 1) / max_ap.max(1) })
     }
 
-    /// What standing at `at` is worth as a step toward the strike.
+    /// What standing at `at` is worth as a step toward the strike: discounted per turn it is
+    /// away, and a little more per move within the turn, so that nearer is always better (a
+    /// creature one turn out had no reason to close further, and two such sides waited).
     pub fn approach_value(&self, at: Pos, speed: i32, max_ap: i32) -> f64 {
-        self.turns(at, speed, max_ap).map_or(0.0, |t| self.value * TURN_DISCOUNT.powi(t))
+        let (Some(turns), Some(steps)) = (self.turns(at, speed, max_ap), self.steps(at)) else { return 0.0 };
+        let moves = steps / f64::from(speed.max(1));
+        self.value * TURN_DISCOUNT.powi(turns) * (1.0 - 0.05 * moves.min(10.0))
     }
 }
 

@@ -217,7 +217,7 @@ pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> 
 }
 
 /// Where to go: the nearest perceived enemy, else the nearest remembered sighting, else the
-/// centre of the map.
+/// nearest square its side does not see, else the centre of the map.
 pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> Option<Footprint> {
     let f = battle.fighter(me);
     if let Some(&e) = enemies.first() {
@@ -233,7 +233,20 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
     if let Some(p) = remembered {
         return Some(Footprint::single(p));
     }
+    // Nothing known: explore — the nearest square (by walking) its side does not see now,
+    // where an enemy may be (dark corners, behind walls).
     let map = battle.map();
+    let seen = battle.seen_squares(f.side);
+    let walk = battle.journey_costs(me, f.origin);
+    let unseen = (0..seen.len())
+        .filter(|&i| !seen[i])
+        .map(|i| map.pos_of(i))
+        .filter(|&p| !map.blocks_movement(p) && footprint_distance(f.footprint(), Footprint::single(p)) > 1)
+        .filter_map(|p| Some((walk.cost_quarters(p)?, p)))
+        .min();
+    if let Some((_, p)) = unseen {
+        return Some(Footprint::single(p));
+    }
     let centre = Footprint::single(Pos::new(map.width() / 2, map.height() / 2));
     (footprint_distance(f.footprint(), centre) > 2).then_some(centre)
 }

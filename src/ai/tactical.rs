@@ -187,6 +187,20 @@ pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProf
     }
 }
 
+/// Squares this creature has moved away from since its turn started: a plan that takes it back
+/// to one is a change of mind, and a move spent on undoing a move is a move wasted.
+fn left_this_turn(b: &Battle, me: CreatureId) -> Vec<Pos> {
+    b.log()
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
+        .filter_map(|e| match &e.event {
+            Event::Moved { creature, path, .. } if *creature == me && !e.partial => path.first().copied(),
+            _ => None,
+        })
+        .collect()
+}
+
 /// The 0-AP Face commands this creature made since its turn started.
 fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
     b.log()
@@ -286,7 +300,9 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         return (super::baseline(b, me, None), None);
     }
     let field = b.reachable(me, false).ok();
-    let mut dests: Vec<Pos> = field.as_ref().map_or_else(Vec::new, |fl| fl.destinations().collect());
+    let left = left_this_turn(b, me);
+    let mut dests: Vec<Pos> =
+        field.as_ref().map_or_else(Vec::new, |fl| fl.destinations().filter(|d| !left.contains(d)).collect());
     if !dests.contains(&f.origin) {
         dests.push(f.origin);
     }
@@ -429,7 +445,7 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         return (Command::EndTurn, None);
     };
     // Only fallen enemies in sight and nothing worth doing here: go looking for the rest.
-    let best = if conscious.is_empty() && matches!(best, Command::EndTurn | Command::Face { .. }) {
+    let best = if conscious.is_empty() && !matches!(best, Command::Attack { .. }) {
         super::hunting_goal(b, me, &[]).and_then(|goal| super::approach(b, me, goal)).unwrap_or(best)
     } else {
         best
