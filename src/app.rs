@@ -41,6 +41,8 @@ pub struct WindowOptions {
     pub screenshot: Option<(PathBuf, u32)>,
     /// Act as if the cursor rested on this square (for screenshots of the overlays).
     pub hover: Option<Pos>,
+    /// Per side, an AI profile overriding the creatures' own (`--ai`).
+    pub side_profiles: Option<Vec<Option<String>>>,
 }
 
 /// Open the window and play until it is closed.
@@ -64,6 +66,9 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
     .add_plugins((crate::battle::plugin, crate::ai::plugin))
     .insert_resource(ActiveBattle { battle, controllers })
     .insert_resource(crate::ai::AiPace(Timer::from_seconds(opts.ai_delay.max(0.0), TimerMode::Repeating)));
+    if let Some(p) = opts.side_profiles {
+        app.insert_resource(crate::ai::SideProfiles(p));
+    }
     crate::client::install(
         &mut app,
         crate::client::ScreenOptions { player_side: opts.player_side, hover: opts.hover, screenshot: opts.screenshot },

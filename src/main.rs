@@ -42,6 +42,9 @@ struct PlayArgs {
     /// Act as if the cursor rested on this square, "x,y" (for screenshots of the overlays).
     #[arg(long, value_parser = calculator::parse_pos)]
     hover: Option<meshal_tactics::rules::grid::Pos>,
+    /// AI difficulty: PROFILE for every AI side, or SIDE=PROFILE (repeatable).
+    #[arg(long = "ai")]
+    ai: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -73,6 +76,9 @@ enum Command {
         /// Print the AI's weighed options beside the log.
         #[arg(long)]
         explain: bool,
+        /// AI profile: PROFILE for every side, or SIDE=PROFILE (repeatable).
+        #[arg(long = "ai")]
+        ai: Vec<String>,
     },
     /// Mirrored AI duel: profile A against profile B, each on each side half the time.
     Duel {
@@ -91,6 +97,9 @@ enum Command {
         level: String,
         #[command(flatten)]
         batch: BatchArgs,
+        /// AI profile: PROFILE for every side, or SIDE=PROFILE (repeatable).
+        #[arg(long = "ai")]
+        ai: Vec<String>,
     },
     /// The rules calculator: distances, areas, facing sectors, attack odds, line of sight.
     Rules {
@@ -316,15 +325,15 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Play(PlayArgs { ai_delay: 0.35, frames: 30, ..PlayArgs::default() })) {
         Command::Rules { command } => run_rules(command),
         Command::Check { levels } => cli::check(&levels),
-        Command::Run { level, seed, commands, log, side, quiet, explain } => {
-            cli::run::run(&cli::run::RunArgs { level, seed, commands, log, side, quiet, explain })
+        Command::Run { level, seed, commands, log, side, quiet, explain, ai } => {
+            cli::run::run(&cli::run::RunArgs { level, seed, commands, log, side, quiet, explain, ai })
         }
         Command::Duel { level, a, b, batch: BatchArgs { runs, seed, jobs, json } } => {
             cli::batch::duel(&cli::batch::DuelArgs { level, a, b, runs, seed, jobs, json })
         }
         Command::Replay { log } => cli::run::replay(&log),
-        Command::Sim { level, batch: BatchArgs { runs, seed, jobs, json } } => {
-            cli::batch::sim(&cli::batch::SimArgs { level, runs, seed, jobs, json })
+        Command::Sim { level, batch: BatchArgs { runs, seed, jobs, json }, ai } => {
+            cli::batch::sim(&cli::batch::SimArgs { level, runs, seed, jobs, json, ai })
         }
         Command::Play(args) => play(args),
     }
@@ -389,7 +398,12 @@ fn play(args: PlayArgs) -> ExitCode {
         "Meshal Tactics: {} ({level_path}), seed {seed}; {role}. F1 in the window explains the overlays.",
         level.level.name
     ));
+    let side_profiles = match cli::side_profiles(&level, &args.ai) {
+        Ok(p) => p,
+        Err(e) => return fail(&e),
+    };
     let options = meshal_tactics::app::WindowOptions {
+        side_profiles,
         level,
         seed,
         player_side,

@@ -122,6 +122,38 @@ fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -> Threat {
     best
 }
 
+impl Threat {
+    /// Its part of the enemy's attacks when they are divided among `share` of us.
+    fn shared(self, share: f64) -> Threat {
+        let k = 1.0 / share.max(1.0);
+        Threat {
+            any: self.any * k,
+            open: self.open * k,
+            ko: self.ko * k,
+            ko_open: self.ko_open * k,
+            ranged: self.ranged * k,
+            cover: self.cover,
+        }
+    }
+}
+
+/// How many of `me`'s friends (standing, other than `me`) `enemy` could reach next round.
+fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> usize {
+    let side = b.fighter(me).side;
+    let reach = enemy
+        .weapons
+        .iter()
+        .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= enemy.max_ap)
+        .map(|w| w.weapon.range.max + ((4 * enemy.speed + 3) * (enemy.max_ap - w.weapon.ap).max(0)) / 4)
+        .max()
+        .unwrap_or(0);
+    b.creatures()
+        .iter()
+        .filter(|c| c.id != me && c.side == side && c.can_act())
+        .filter(|c| footprint_distance(c.footprint(), enemy.footprint()) <= reach)
+        .count()
+}
+
 /// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).
 fn is_shooter(f: &Fighter) -> bool {
     let dice = |ranged: bool| {
@@ -335,7 +367,9 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         })
         .collect();
     let strike = super::intent::strike_map(b, f, &conscious);
-    let ctx = Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious, may_turn, max_reach, variants, strike };
+    let shares = conscious.iter().map(|&e| 1.0 + friends_in_reach(b, me, b.fighter(e)) as f64).collect();
+    let ctx =
+        Ctx { b, me, f, p, enemies: &enemies, conscious: &conscious, shares, may_turn, max_reach, variants, strike };
     let mut plans: Vec<(Plan, OptionScore)> = Vec::new();
     for &dest in &dests {
         let moved = dest != f.origin;
@@ -361,7 +395,11 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     // turn when walking cannot (a die is too dear to spend on getting closer), and not when the
     // pool runs low.
     let walk_strikes = plans.iter().any(|(_, s)| s.expected_dealt > 0.0);
-    if !walk_strikes && f.ap > MOVE_AP && f.attrs.dice(Attribute::Activeness) >= SPRINT_MIN_ACTIVENESS {
+    if p.difficulty >= 2
+        && !walk_strikes
+        && f.ap > MOVE_AP
+        && f.attrs.dice(Attribute::Activeness) >= SPRINT_MIN_ACTIVENESS
+    {
         let reach = f.weapons.iter().filter(|w| w.ammo != Some(0)).map(|w| w.weapon.range.max).max().unwrap_or(0);
         let within_reach = |d: &Pos| conscious.iter().any(|&e| b.distance_from(me, *d, e) <= reach);
         if let Ok(far) = b.reachable(me, true) {
@@ -466,6 +504,8 @@ struct Ctx<'a> {
     p: &'a AiProfile,
     enemies: &'a [CreatureId],
     conscious: &'a [CreatureId],
+    /// Per conscious enemy, how many of us (this creature included) it could reach next round.
+    shares: Vec<f64>,
     /// A 0-AP turn toward a target is still allowed this turn.
     may_turn: bool,
     max_reach: i32,
@@ -570,7 +610,15 @@ impl Ctx<'_> {
             None => (0.0, 0.0, false, 0),
         };
         let here = Placement { origin: dest, facing, posture };
-        let threats: Vec<Threat> = self.conscious.iter().map(|&e| threat(b, f, here, b.fighter(e))).collect();
+        // An enemy with several of us in its reach divides its attacks among us: safety in
+        // numbers, which a pack needs to close in at all (each enemy was counted against each
+        // of us in full, so nobody ever approached a group).
+        let threats: Vec<Threat> = self
+            .conscious
+            .iter()
+            .zip(&self.shares)
+            .map(|(&e, &share)| threat(b, f, here, b.fighter(e)).shared(share))
+            .collect();
         // The danger here if it keeps `kept` AP for defenses: the attacks where a defense saves
         // most are defended (TIME-12: 1 AP each), the rest land undefended.
         // Being knocked out costs more than the dice: every later turn of the creature (CRE-6).
@@ -587,7 +635,7 @@ impl Ctx<'_> {
         // rounds count at full AP, against their ranged threat only (melee threats move; they
         // are this turn's danger above), and a die lost in such an exchange weighs more than
         // the profile's caution says, since it is also fire not returned.
-        let holding = if is_shooter(f) {
+        let holding = if p.difficulty >= 2 && is_shooter(f) {
             let held_danger: f64 = threats.iter().map(|t| t.ranged).sum();
             HELD_ROUNDS * (held_offence * f.max_ap as f64 - (p.caution + HELD_CAUTION) * held_danger)
         } else {
@@ -610,7 +658,8 @@ impl Ctx<'_> {
         let offence = if keep_one { one_back } else { all_in } + p.caution * danger;
         let nearest = self.conscious.iter().map(|&e| b.distance_from(self.me, dest, e)).min().unwrap_or(0);
         // Squares fewer turns from a strike are worth more of that strike (see `intent`).
-        let approach = if attacks == 0 { self.strike.approach_value(dest, f.speed, f.max_ap) } else { 0.0 };
+        let approach =
+            if attacks == 0 && p.difficulty >= 2 { self.strike.approach_value(dest, f.speed, f.max_ap) } else { 0.0 };
         let closing = p.aggression * (approach - CLOSING_PER_STEP * nearest as f64);
         let total = offence - p.caution * danger + closing + holding;
         let planned_attack = attack.as_ref().filter(|a| a.value > 0.05 && planned >= 1).map(|a| &a.command);

@@ -82,7 +82,7 @@ impl Battle {
             });
             let side =
                 l.sides.iter().position(|s| s.name == c.side).ok_or_else(|| format!("unknown side {}", c.side))?;
-            let ai_profile = c.ai.clone().unwrap_or_else(|| "default".into());
+            let ai_profile = c.ai.clone().or_else(|| l.sides[side].ai.clone()).unwrap_or_else(|| "normal".into());
             if !compendium.ai_profiles.contains_key(&ai_profile) {
                 return Err(format!("creature {}: unknown AI profile {ai_profile}", c.name));
             }

@@ -16,8 +16,8 @@ struct SimRun {
     ai_fallbacks: u32,
 }
 
-fn simulate(level: &LoadedLevel, seed: u64) -> Result<SimRun, String> {
-    let p = play_out_with(level, seed, None, &AiSetup::default())?;
+fn simulate(level: &LoadedLevel, seed: u64, ai: &AiSetup) -> Result<SimRun, String> {
+    let p = play_out_with(level, seed, None, ai)?;
     let (b, rejections) = (p.battle, p.rejections);
     Ok(SimRun {
         winner: match b.outcome() {
@@ -50,6 +50,7 @@ pub struct SimArgs {
     pub seed: u64,
     pub jobs: usize,
     pub json: bool,
+    pub ai: Vec<String>,
 }
 
 pub fn sim(a: &SimArgs) -> ExitCode {
@@ -63,6 +64,10 @@ pub fn sim(a: &SimArgs) -> ExitCode {
         Ok(l) => l,
         Err(e) => return fail(&e),
     };
+    let setup = match super::side_profiles(&level, &a.ai) {
+        Ok(side_profiles) => AiSetup { side_profiles, explain: false },
+        Err(e) => return fail(&e),
+    };
     let done = std::sync::atomic::AtomicUsize::new(0);
     let progress = std::io::stderr().is_terminal() && !a.json;
     let started = std::time::Instant::now();
@@ -71,11 +76,12 @@ pub fn sim(a: &SimArgs) -> ExitCode {
             .map(|j| {
                 let level = &level;
                 let done = &done;
+                let setup = &setup;
                 scope.spawn(move || {
                     let mut out = Vec::new();
                     for k in (j..a.runs).step_by(a.jobs) {
                         let seed = a.seed.wrapping_add(k as u64);
-                        out.push((seed, simulate(level, seed)));
+                        out.push((seed, simulate(level, seed, setup)));
                         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
                         if progress && (n.is_multiple_of(10) || n == a.runs) {
                             let filled = n * 30 / a.runs;

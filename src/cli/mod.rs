@@ -82,6 +82,37 @@ pub fn check(paths: &[String]) -> ExitCode {
     if bad > 0 { ExitCode::from(2) } else { ExitCode::SUCCESS }
 }
 
+/// `--ai` values: `PROFILE` for every side, or `SIDE=PROFILE`; checked against the level's
+/// sides and the compendium's profiles. None when none is given.
+pub fn side_profiles(level: &LoadedLevel, specs: &[String]) -> Result<Option<Vec<Option<String>>>, String> {
+    if specs.is_empty() {
+        return Ok(None);
+    }
+    let sides = &level.level.sides;
+    let mut out = vec![None; sides.len()];
+    for spec in specs {
+        let (side, profile) = match spec.split_once('=') {
+            Some((s, p)) => (Some(s), p),
+            None => (None, spec.as_str()),
+        };
+        if !compendium().ai_profiles.contains_key(profile) {
+            let known: Vec<&String> = compendium().ai_profiles.keys().collect();
+            return Err(format!("--ai {spec}: unknown AI profile '{profile}' (known: {known:?})"));
+        }
+        match side {
+            None => out.iter_mut().for_each(|o| *o = Some(profile.to_string())),
+            Some(name) => {
+                let Some(k) = sides.iter().position(|s| s.name == name) else {
+                    let names: Vec<&str> = sides.iter().map(|s| s.name.as_str()).collect();
+                    return Err(format!("--ai {spec}: the level has no side \"{name}\" (sides: {})", names.join(", ")));
+                };
+                out[k] = Some(profile.to_string());
+            }
+        }
+    }
+    Ok(Some(out))
+}
+
 /// Whether a window could open here.
 pub fn display_available() -> bool {
     std::env::var_os("DISPLAY").is_some_and(|v| !v.is_empty())
@@ -107,5 +138,6 @@ pub fn play_fallback(level_path: &str, why: &str) -> ExitCode {
         side: None,
         quiet: false,
         explain: false,
+        ai: Vec::new(),
     })
 }

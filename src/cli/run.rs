@@ -73,6 +73,7 @@ pub struct RunArgs {
     pub side: Option<String>,
     pub quiet: bool,
     pub explain: bool,
+    pub ai: Vec<String>,
 }
 
 pub fn run(a: &RunArgs) -> ExitCode {
@@ -102,7 +103,11 @@ pub fn run(a: &RunArgs) -> ExitCode {
     {
         return fail(&format!("--side {side}: the level has no such side"));
     }
-    let played = match play_out_with(&level, a.seed, script, &AiSetup { side_profiles: None, explain: a.explain }) {
+    let side_profiles = match super::side_profiles(&level, &a.ai) {
+        Ok(p) => p,
+        Err(e) => return fail(&e),
+    };
+    let played = match play_out_with(&level, a.seed, script, &AiSetup { side_profiles, explain: a.explain }) {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };

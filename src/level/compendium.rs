@@ -186,7 +186,10 @@ pub struct AiProfile {
     pub caution: f64,
     pub focus_fire: f64,
     pub self_preservation: f64,
-    /// 0 = baseline behaviour (walk, hit, always defend).
+    /// What the planner considers: 0 = the baseline yardstick (walk, hit, always defend);
+    /// 1 = this turn only (no intent beyond it, no sprints, no holding a firing position) and
+    /// sloppy (reproducible noise on every option); 2 = the full one-turn planner with intent
+    /// over several turns.
     pub difficulty: u32,
 }
 

@@ -38,6 +38,9 @@ pub struct SideDef {
     /// Whether a person plays this side in `play`.
     #[serde(default)]
     pub human: bool,
+    /// The AI profile of the side's creatures that name none ("normal" when unset).
+    #[serde(default)]
+    pub ai: Option<String>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -66,7 +69,7 @@ pub struct CreatureDef {
     pub posture: Posture,
     #[serde(default)]
     pub overrides: Overrides,
-    /// AI profile name from the compendium; "default" when unset.
+    /// AI profile name from the compendium; when unset, the side's, else "normal".
     #[serde(default)]
     pub ai: Option<String>,
     /// TIME-4: joins at the start of this round's end (a latecomer); None = from the start.
@@ -265,7 +268,7 @@ pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<
     }
     let level: Level = ron::from_str(source).map_err(|e| ron_error(file, &e))?;
     let map = build_map(&level, &loc)?;
-    validate_sides_and_victory(&level, &map, &loc)?;
+    validate_sides_and_victory(&level, &map, compendium, &loc)?;
     validate_creatures(&level, &map, compendium, &loc)?;
     Ok(LoadedLevel { level, map, file: file.to_string() })
 }
@@ -325,7 +328,12 @@ fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
     GridMap::new(width as i32, height as i32, terrains, cells).map_err(|e| loc.err_at(map_at, e.to_string()))
 }
 
-fn validate_sides_and_victory(level: &Level, map: &GridMap, loc: &Locator) -> Result<(), LevelError> {
+fn validate_sides_and_victory(
+    level: &Level,
+    map: &GridMap,
+    compendium: &Compendium,
+    loc: &Locator,
+) -> Result<(), LevelError> {
     let at = |s: &str| loc.source.find(s);
     if level.sides.len() < 2 {
         return Err(loc.err_at(at("sides"), "a battle needs at least two sides".into()));
@@ -338,6 +346,15 @@ fn validate_sides_and_victory(level: &Level, map: &GridMap, loc: &Locator) -> Re
     }
     for (i, s) in level.sides.iter().enumerate() {
         let named = at(&format!("\"{}\"", s.name));
+        if let Some(ai) = &s.ai
+            && !compendium.ai_profiles.contains_key(ai)
+        {
+            let known: Vec<&String> = compendium.ai_profiles.keys().collect();
+            return Err(loc.err_at(
+                at(&format!("\"{ai}\"")).or(named),
+                format!("side \"{}\": unknown AI profile \"{ai}\" (known: {known:?})", s.name),
+            ));
+        }
         if level.sides[..i].iter().any(|o| o.name == s.name) {
             return Err(loc.err_at(named, format!("side \"{}\" is defined twice", s.name)));
         }
