@@ -122,10 +122,14 @@ fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -> Threat {
     best
 }
 
+/// How far a threat shrinks when divided among several of us: share^-x (1 = evenly; tuned
+/// with `duel`).
+const SHARE_EXPONENT: f64 = 1.0;
+
 impl Threat {
     /// Its part of the enemy's attacks when they are divided among `share` of us.
     fn shared(self, share: f64) -> Threat {
-        let k = 1.0 / share.max(1.0);
+        let k = 1.0 / share.max(1.0).powf(SHARE_EXPONENT);
         Threat {
             any: self.any * k,
             open: self.open * k,
