@@ -191,13 +191,17 @@ fn flees_a_hopeless_fight() {
 }
 
 /// Every shipped level, for the whole-battle checks.
-pub const SHIPPED: [(&str, &str); 6] = [
+pub const SHIPPED: [(&str, &str); 10] = [
     ("duel", include_str!("../levels/duel.level.ron")),
     ("open_field", include_str!("../levels/open_field.level.ron")),
     ("walls_and_cover", include_str!("../levels/walls_and_cover.level.ron")),
     ("darkness", include_str!("../levels/darkness.level.ron")),
     ("skirmish", include_str!("../levels/skirmish.level.ron")),
     ("hold_the_gate", include_str!("../levels/hold_the_gate.level.ron")),
+    ("wolf_den", include_str!("../levels/wolf_den.level.ron")),
+    ("archers_wall", include_str!("../levels/archers_wall.level.ron")),
+    ("brute_corridor", include_str!("../levels/brute_corridor.level.ron")),
+    ("crypt", include_str!("../levels/crypt.level.ron")),
 ];
 
 // The AI plans only commands the engine accepts: over 1,000 battles on every shipped level the
@@ -469,4 +473,154 @@ fn decisions_ignore_what_the_side_does_not_perceive() {
         let p = profile(name);
         assert_eq!(ai::decide_with(&a, 0, None, &p).0, ai::decide_with(&b, 0, None, &p).0, "{name}");
     }
+}
+
+/// Let the AI play every creature of side 0 ("AI") for one round; the foes end their turns.
+fn ai_round(b: &mut Battle, p: &AiProfile) {
+    let start = b.round();
+    for _ in 0..500 {
+        let Some((c, w)) = b.awaiting() else { return };
+        if b.round() != start {
+            return;
+        }
+        let cmd = if b.fighter(c).side == 0 {
+            ai::decide_with(b, c, w, p).0
+        } else if w.is_some() {
+            Command::Pass
+        } else {
+            Command::EndTurn
+        };
+        b.submit(c, cmd).expect("accepted");
+    }
+}
+
+const HALL: [&str; 9] = [
+    "WWWWWWWWWWWWWWWWWWWW",
+    "W..................W",
+    "W..................W",
+    "W..................W",
+    "W..................W",
+    "W..................W",
+    "W..................W",
+    "W..................W",
+    "WWWWWWWWWWWWWWWWWWWW",
+];
+
+// MOVE-1, multi-turn intent — a wolf two turns from any strike closes in rather than waits.
+#[test]
+fn closes_in_from_two_turns_away() {
+    let mut b = level(
+        &HALL,
+        r#"(name: "Wolf", template: "grey_wolf", side: "AI", at: (1, 4), facing: E, overrides: (activeness: Some(10))),
+           (name: "Man", template: "human_fighter", side: "Foe", at: (18, 4), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    assert!(b.side_perceives(0, 1));
+    let before = b.distance_between(0, 1);
+    ai_turn(&mut b, &profile("normal"));
+    let after = b.distance_between(0, 1);
+    assert!(after + 5 <= before, "it closed in: {before} -> {after} steps");
+    assert!(!b.log().iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })), "no strike yet");
+}
+
+// ATK-3 — a creature with reach 2 strikes from two squares away, where a sword cannot answer.
+#[test]
+fn reach_two_strikes_from_two_squares() {
+    let mut b = level(
+        &HALL,
+        r#"(name: "Spear", template: "human_spearman", side: "AI", at: (5, 4), facing: E, overrides: (activeness: Some(10))),
+           (name: "Sword", template: "human_fighter", side: "Foe", at: (9, 4), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    ai_turn(&mut b, &profile("normal"));
+    let struck = b.log().iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. }));
+    assert!(struck, "it strikes this turn");
+    assert_eq!(b.distance_between(0, 1), 2, "from two squares, out of the sword's reach");
+}
+
+// ATK-4 — a whip (3~6 steps, -3 dice too close) is used from 3 to 6 squares away: too close, the
+// slaver steps back before it lashes.
+#[test]
+fn a_whip_keeps_its_distance() {
+    let mut b = level(
+        &HALL,
+        r#"(name: "Slaver", template: "slaver", side: "AI", at: (8, 4), facing: E, overrides: (activeness: Some(10))),
+           (name: "Man", template: "human_fighter", side: "Foe", at: (9, 4), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    ai_turn(&mut b, &profile("normal"));
+    let whipped = b
+        .log()
+        .iter()
+        .any(|e| matches!(&e.event, Event::AttackDeclared { attacker: 0, weapon, .. } if weapon == "whip"));
+    assert!(whipped, "it uses the whip");
+    let d = b.distance_between(0, 1);
+    assert!((4..=6).contains(&d), "past the too-close band: {d} steps");
+}
+
+// FACE-4 — a pack spreads around its prey rather than queueing: after one round, wolves stand
+// on at least two sides of the fighter and one in its rear arc or flank.
+#[test]
+fn a_pack_spreads_around_its_prey() {
+    let mut b = level(
+        &HALL,
+        r#"(name: "W1", template: "grey_wolf", side: "AI", at: (3, 3), facing: E, overrides: (activeness: Some(10))),
+           (name: "W2", template: "grey_wolf", side: "AI", at: (3, 4), facing: E, overrides: (activeness: Some(10))),
+           (name: "W3", template: "grey_wolf", side: "AI", at: (3, 5), facing: E, overrides: (activeness: Some(10))),
+           (name: "Man", template: "human_fighter", side: "Foe", at: (9, 4), facing: W, overrides: (activeness: Some(1)))"#,
+    );
+    ai_round(&mut b, &profile("normal"));
+    ai_round(&mut b, &profile("normal"));
+    let man = b.fighter(3);
+    let around: Vec<(i32, i32)> = (0..3)
+        .map(|w| b.fighter(w))
+        .filter(|w| b.distance_between(w.id, 3) <= 1)
+        .map(|w| ((w.origin.x - man.origin.x).signum(), (w.origin.y - man.origin.y).signum()))
+        .collect();
+    assert!(around.len() >= 2, "at least two wolves at it: {around:?}");
+    // The man faces west: its front is x - 1. A wolf beside it (x + 0) or behind (x + 1).
+    assert!(around.iter().any(|d| d.0 >= 0), "not all queued on its front: {around:?}");
+}
+
+// PERC-E4, PERC-E5 — a lurker in a dark thicket waits for its prey: it hides and stays in the
+// dark rather than crossing lit ground to a target still out of reach.
+#[test]
+fn a_lurker_waits_in_the_dark() {
+    let map = [
+        "WWWWWWWWWWWWWWW",
+        "W%%%..........W",
+        "W%TT..........W",
+        "W%TT..........W",
+        "W%%%..........W",
+        "WWWWWWWWWWWWWWW",
+    ];
+    let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
+    let text = format!(
+        r#"(name: "Lair", map: [{}],
+            legend: {{ '.': "floor", 'W': "wall", '%': "dark", 'T': "dark_thicket" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true), "dark": (dark: true),
+                         "dark_thicket": (dark: true, difficult: true, concealing: true) }},
+            sides: [(name: "AI"), (name: "Foe")],
+            creatures: [
+                (name: "Lurker", template: "cave_lurker", side: "AI", at: (2, 2), facing: E, ai: Some("cautious"), overrides: (activeness: Some(6), speed: Some(2))),
+                (name: "Man", template: "human_fighter", side: "Foe", at: (10, 2), facing: W, overrides: (activeness: Some(1))),
+            ])"#,
+        rows.join(", ")
+    );
+    let l = parse_level("lair.level.ron", &text, builtin_compendium()).unwrap();
+    let mut b = Battle::new(&l, builtin_compendium(), 1).unwrap();
+    // The man is noisy: the lurker hears him (PERC-E5) eight steps away, beyond a turn's reach.
+    b.adjust_for_scenario(1, |f| f.noisy_round = Some(1));
+    assert!(b.side_perceives(0, 1), "heard");
+    assert_eq!(b.awaiting(), Some((0, None)), "the lurker acts first");
+    for _ in 0..2 {
+        ai_turn(&mut b, &profile("cautious"));
+        while let Some((c, w)) = b.awaiting() {
+            if c == 0 {
+                break;
+            }
+            b.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn }).unwrap();
+        }
+    }
+    let lurker = b.fighter(0);
+    assert!(lurker.footprint().cells().all(|c| b.map().terrain(c).dark), "it stays in the dark: {}", lurker.origin);
+    let log: Vec<String> = b.log_for_side("AI").map(|e| format!("{:?}", e.event)).collect();
+    assert!(lurker.hidden.is_some(), "hidden, waiting: {}", log.join("\n"));
 }

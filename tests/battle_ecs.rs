@@ -82,13 +82,17 @@ fn entities_mirror_the_battle() {
 }
 
 /// Every shipped level.
-const SHIPPED: [(&str, &str); 6] = [
+const SHIPPED: [(&str, &str); 10] = [
     ("duel", include_str!("../levels/duel.level.ron")),
     ("open_field", include_str!("../levels/open_field.level.ron")),
     ("walls_and_cover", include_str!("../levels/walls_and_cover.level.ron")),
     ("darkness", include_str!("../levels/darkness.level.ron")),
     ("skirmish", include_str!("../levels/skirmish.level.ron")),
     ("hold_the_gate", include_str!("../levels/hold_the_gate.level.ron")),
+    ("wolf_den", include_str!("../levels/wolf_den.level.ron")),
+    ("archers_wall", include_str!("../levels/archers_wall.level.ron")),
+    ("brute_corridor", include_str!("../levels/brute_corridor.level.ron")),
+    ("crypt", include_str!("../levels/crypt.level.ron")),
 ];
 
 /// What each side knows of the others, tracked only from its own view of the log.

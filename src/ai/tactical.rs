@@ -184,6 +184,9 @@ fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[CreatureId])
         .map_or(me.facing, |e| Facing::toward_footprint(mf, e.footprint()))
 }
 
+/// What staying hidden is worth, times the profile's caution (an ambush not given away).
+const HIDING_WORTH: f64 = 2.0;
+
 /// Being knocked out weighs like losing this many more dice (tuned with `duel`).
 const KNOCKOUT_DICE: f64 = 1.0;
 
@@ -326,6 +329,10 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     {
         return (Command::Hide, None);
     }
+    // PERC-E4: an ambusher lying hidden with nobody in its senses waits for prey to come.
+    if p.caution >= 0.8 && f.hidden.is_some() && conscious.is_empty() {
+        return (Command::EndTurn, None);
+    }
     if enemies.is_empty() {
         // PERC-7: an enemy vanished in concealing terrain nearby: search there (once a spot).
         if let Some(at) = suspected_hiding_spot(b, me)
@@ -333,7 +340,12 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         {
             return (Command::Search { at }, None);
         }
-        return (super::baseline(b, me, None), None);
+        // Hunting for the unseen, but not back to where it came from this turn.
+        let left = left_this_turn(b, me);
+        return match super::baseline(b, me, None) {
+            Command::Move { path, .. } if path.last().is_some_and(|end| left.contains(end)) => (Command::EndTurn, None),
+            other => (other, None),
+        };
     }
     let field = b.reachable(me, false).ok();
     let left = left_this_turn(b, me);
@@ -488,7 +500,10 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
     };
     // Only fallen enemies in sight and nothing worth doing here: go looking for the rest.
     let best = if conscious.is_empty() && !matches!(best, Command::Attack { .. }) {
-        super::hunting_goal(b, me, &[]).and_then(|goal| super::approach(b, me, goal)).unwrap_or(best)
+        super::hunting_goal(b, me, &[])
+            .and_then(|goal| super::approach(b, me, goal))
+            .filter(|c| !matches!(c, Command::Move { path, .. } if path.last().is_some_and(|end| left.contains(end))))
+            .unwrap_or(best)
     } else {
         best
     };
@@ -665,7 +680,11 @@ impl Ctx<'_> {
         let approach =
             if attacks == 0 && p.difficulty >= 2 { self.strike.approach_value(dest, f.speed, f.max_ap) } else { 0.0 };
         let closing = p.aggression * (approach - CLOSING_PER_STEP * nearest as f64);
-        let total = offence - p.caution * danger + closing + holding;
+        // PERC-E4: a hidden creature that leaves concealing terrain without striking gives its
+        // hiding away for nothing.
+        let unhides = f.hidden.is_some() && attacks == 0 && moved && !mf.cells().any(|c| b.map().terrain(c).concealing);
+        let hiding_lost = if unhides { HIDING_WORTH * p.caution } else { 0.0 };
+        let total = offence - p.caution * danger + closing + holding - hiding_lost;
         let planned_attack = attack.as_ref().filter(|a| a.value > 0.05 && planned >= 1).map(|a| &a.command);
         let cmd = match (planned_attack, turn_first) {
             // Staying put, it first turns toward the target it will strike.
