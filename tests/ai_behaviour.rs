@@ -624,3 +624,64 @@ fn a_lurker_waits_in_the_dark() {
     let log: Vec<String> = b.log_for_side("AI").map(|e| format!("{:?}", e.event)).collect();
     assert!(lurker.hidden.is_some(), "hidden, waiting: {}", log.join("\n"));
 }
+
+/// Plays until the battle ends or `rounds` pass: the AI plays creature 0, the foe (creature 1)
+/// passes every window and on its turn calls `foe_turn` (for the command it gives).
+fn play_against(b: &mut Battle, rounds: u32, mut foe_turn: impl FnMut(&Battle) -> Command) {
+    let p = profile("default");
+    for _ in 0..2000 {
+        if b.round() > rounds {
+            return;
+        }
+        match b.awaiting() {
+            Some((0, w)) => {
+                let (c, _) = ai::decide_with(b, 0, w, &p);
+                b.submit(0, c).expect("the AI is never rejected");
+            }
+            Some((1, None)) => {
+                let c = foe_turn(b);
+                b.submit(1, c).expect("the foe's command is legal");
+            }
+            Some((c, Some(_))) => b.submit(c, Command::Pass).expect("a window may be passed"),
+            Some((c, None)) => b.submit(c, Command::EndTurn).expect("a turn may be ended"),
+            None => return,
+        }
+    }
+}
+
+/// The damage creature 1 took, per round.
+fn hurt_rounds(b: &Battle) -> Vec<u32> {
+    let mut r: Vec<u32> =
+        b.log().iter().filter(|e| matches!(e.event, Event::Damaged { creature: 1, .. })).map(|e| e.round).collect();
+    r.dedup();
+    r
+}
+
+const FIELD: [&str; 5] = ["WWWWWWWWWWWW", "W..........W", "W..........W", "W..........W", "WWWWWWWWWWWW"];
+
+// `sim` counts the battles where a side was shot for two rounds running without answering:
+// a foe that only ends its turns under an archer's fire is counted, the archer never is.
+#[test]
+fn a_side_shot_at_without_answering_is_counted_passive() {
+    let creatures = r#"(name: "AI", template: "archer", side: "AI", at: (1, 2), facing: E),
+           (name: "Foe", template: "human_fighter", side: "Foe", at: (9, 2), facing: W,
+            overrides: (might: Some(30)))"#;
+    let mut b = level(&FIELD, creatures);
+    play_against(&mut b, 6, |_| Command::EndTurn);
+    let hurt = hurt_rounds(&b);
+    assert!(hurt.windows(2).any(|w| w[1] == w[0] + 1), "the archer hit in two rounds running: {hurt:?}");
+    assert_eq!(b.sides_passive_under_fire(), vec![1]);
+
+    // The same fire, but the foe steps every turn: it answers (badly), and is not counted.
+    let mut b = level(&FIELD, creatures);
+    play_against(&mut b, 6, |b| {
+        let (at, f) = (b.fighter(1).origin, b.fighter(1));
+        if f.ap < f.max_ap {
+            return Command::EndTurn;
+        }
+        let to = if at.y == 2 { Pos::new(at.x, 3) } else { Pos::new(at.x, 2) };
+        Command::Move { path: vec![at, to], sprint: false, face: None }
+    });
+    assert!(hurt_rounds(&b).len() >= 2, "it was still shot: {:?}", hurt_rounds(&b));
+    assert_eq!(b.sides_passive_under_fire(), Vec::<usize>::new());
+}

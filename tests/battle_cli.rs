@@ -159,11 +159,13 @@ fn sim_json_has_the_documented_fields() {
     assert_eq!(v["intensity"], "Rival");
     assert_eq!(v["ai_rejections"], 0);
     assert_eq!(v["ai_fallbacks"], 0);
+    assert!(v["passive_under_fire"].as_u64().unwrap() <= 40);
     // The same seeds give the same result with one job or two.
     let one = run(&["sim", "levels/duel.level.ron", "--runs", "40", "--seed", "5", "--jobs", "1", "--json"]);
     let v1: serde_json::Value = serde_json::from_str(&text(&one.stdout)).unwrap();
     assert_eq!(v1["wins"], v["wins"]);
     assert_eq!(v1["rounds_mean"], v["rounds_mean"]);
+    assert_eq!(v1["passive_under_fire"], v["passive_under_fire"]);
 }
 
 #[test]
@@ -351,4 +353,20 @@ fn the_side_report_shows_only_what_the_side_knows() {
     let full = text(&run(&["run", p.to_str().unwrap(), "--seed", "3"]).stdout);
     let guard = end_line(&full).unwrap();
     assert!(guard.contains("standing") && guard.contains("4/4"), "{guard}");
+}
+
+// The difficulty ladder, measured as a GM would (`duel`, mirrored seeds): each rung beats the
+// one below it with a 95% interval wholly above one half. (Per level figures: README.)
+#[test]
+fn the_difficulty_ladder_is_ordered() {
+    for level in ["levels/duel.level.ron", "levels/skirmish.level.ron"] {
+        for (a, b) in [("easy", "baseline"), ("normal", "easy"), ("normal", "baseline")] {
+            let out = run(&["duel", level, "--a", a, "--b", b, "--runs", "400", "--seed", "3", "--json"]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+            let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+            let low = v["ci95"][0].as_f64().unwrap();
+            assert!(low > 0.5, "{level}: {a} vs {b}: {} (95% from {low})", v["a_win_rate"]);
+            assert_eq!(v["ai_fallbacks"], 0);
+        }
+    }
 }

@@ -7,7 +7,6 @@
 use super::odds::odds;
 use crate::battle::{Battle, CreatureId, Fighter};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
-use crate::rules::los::{clear_line, line_of_effect};
 use crate::rules::movement::MoveField;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -112,7 +111,7 @@ fn build(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> StrikeMap {
                         continue;
                     }
                     // ATK-E2, PERC-E1: from afar it needs a line to strike along and to see by.
-                    if d > 1 && !(line_of_effect(map, p, t.origin) && clear_line(map, p, t.origin)) {
+                    if d > 1 && !b.line_of_fire(me.id, p, e, t.origin) {
                         continue;
                     }
                     seeds.push(p);

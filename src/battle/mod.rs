@@ -20,6 +20,7 @@ mod reactions;
 pub mod script;
 mod setup;
 pub mod state;
+mod stats;
 mod turns;
 pub mod types;
 

@@ -12,7 +12,7 @@ use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::may_pass_through;
 use crate::rules::dice::points_distribution;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
-use crate::rules::los::{BlindSide, field_of_view_into};
+use crate::rules::los::{BlindSide, clear_line, field_of_view_into, line_of_effect};
 use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, cost_field_from, reachable};
 use crate::rules::posture::Posture;
 
@@ -561,6 +561,19 @@ impl Battle {
             .filter(|o| o.is_active() && self.hostile_sides(side, o.side) && self.side_perceives(side, o.id))
             .map(|o| o.id)
             .collect()
+    }
+
+    /// Could `shooter` standing at `from` strike `target` standing at `at` from afar, as far as
+    /// the map goes: a line of effect (ATK-E2) and a clear line of sight (PERC-E1) between
+    /// their footprints. Range, light, facing and hiding are not looked at: planners weigh
+    /// them apart, and ask this for thousands of squares.
+    pub fn line_of_fire(&self, shooter: CreatureId, from: Pos, target: CreatureId, at: Pos) -> bool {
+        let (Some(a), Some(t)) = (self.creatures.get(shooter as usize), self.creatures.get(target as usize)) else {
+            return false;
+        };
+        let (af, tf) = (Footprint::new(from, a.size.footprint()), Footprint::new(at, t.size.footprint()));
+        af.cells().any(|x| tf.cells().any(|y| line_of_effect(&self.map, x, y)))
+            && af.cells().any(|x| tf.cells().any(|y| clear_line(&self.map, x, y)))
     }
 
     /// Steps between two creatures' footprints (SPACE-6).

@@ -14,6 +14,8 @@ struct SimRun {
     down: Vec<bool>,
     ai_rejections: u32,
     ai_fallbacks: u32,
+    /// A side took damage for two rounds running without moving or attacking.
+    passive: bool,
 }
 
 fn simulate(level: &LoadedLevel, seed: u64, ai: &AiSetup) -> Result<SimRun, String> {
@@ -28,6 +30,7 @@ fn simulate(level: &LoadedLevel, seed: u64, ai: &AiSetup) -> Result<SimRun, Stri
         down: b.creatures().iter().map(|c| !c.can_act()).collect(),
         ai_rejections: rejections.ai,
         ai_fallbacks: p.fallbacks.count,
+        passive: !b.sides_passive_under_fire().is_empty(),
     })
 }
 
@@ -120,6 +123,7 @@ pub fn sim(a: &SimArgs) -> ExitCode {
     let intensity = probe.intensity_for(0).map_or("n/a", |i| i.name());
     let rejections: u32 = runs.iter().map(|r| r.ai_rejections).sum();
     let fallbacks: u32 = runs.iter().map(|r| r.ai_fallbacks).sum();
+    let passive = runs.iter().filter(|r| r.passive).count();
     let elapsed = started.elapsed().as_secs_f64();
     if a.json {
         let wins_obj: serde_json::Map<String, serde_json::Value> =
@@ -146,6 +150,7 @@ pub fn sim(a: &SimArgs) -> ExitCode {
                 "ci95": ci,
                 "ai_rejections": rejections,
                 "ai_fallbacks": fallbacks,
+                "passive_under_fire": passive,
                 "seconds": elapsed,
             })
         ));
@@ -180,6 +185,10 @@ pub fn sim(a: &SimArgs) -> ExitCode {
             100.0 * k as f64 / n as f64
         ));
     }
+    say(&format!(
+        "Battles where a side took damage two rounds running without moving or attacking: {passive} ({:.1}%)",
+        100.0 * passive as f64 / n as f64
+    ));
     say(&format!(
         "AI commands rejected: {rejections}; AI fallbacks (planned commands the engine would refuse): {fallbacks}. \
          Time: {elapsed:.2} s with {} jobs.",

@@ -187,9 +187,9 @@ pub struct AiProfile {
     pub focus_fire: f64,
     pub self_preservation: f64,
     /// What the planner considers: 0 = the baseline yardstick (walk, hit, always defend);
-    /// 1 = this turn only (no intent beyond it, no sprints, no holding a firing position) and
-    /// sloppy (reproducible noise on every option); 2 = the full one-turn planner with intent
-    /// over several turns.
+    /// 1 = the planner, sloppy (reproducible noise of up to ±0.5 expected dice on every
+    /// option: with "this turn only" instead it lost to the baseline on the levels where one
+    /// must close in); 2 = the planner as it judges.
     pub difficulty: u32,
 }
 
