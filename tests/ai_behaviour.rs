@@ -191,7 +191,7 @@ fn flees_a_hopeless_fight() {
 }
 
 /// Every shipped level, for the whole-battle checks.
-pub const SHIPPED: [(&str, &str); 10] = [
+pub const SHIPPED: [(&str, &str); 12] = [
     ("duel", include_str!("../levels/duel.level.ron")),
     ("open_field", include_str!("../levels/open_field.level.ron")),
     ("walls_and_cover", include_str!("../levels/walls_and_cover.level.ron")),
@@ -202,7 +202,22 @@ pub const SHIPPED: [(&str, &str); 10] = [
     ("archers_wall", include_str!("../levels/archers_wall.level.ron")),
     ("brute_corridor", include_str!("../levels/brute_corridor.level.ron")),
     ("crypt", include_str!("../levels/crypt.level.ron")),
+    ("the_mill", include_str!("../levels/the_mill.level.ron")),
+    ("the_bridge", include_str!("../levels/the_bridge.level.ron")),
 ];
+
+#[test]
+fn the_shipped_list_holds_every_level_file() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels");
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.unwrap().file_name().to_str()?.strip_suffix(".level.ron").map(str::to_string))
+        .collect();
+    files.sort();
+    let mut listed: Vec<String> = SHIPPED.iter().map(|(n, _)| n.to_string()).collect();
+    listed.sort();
+    assert_eq!(files, listed);
+}
 
 // The AI plans only commands the engine accepts: over 1,000 battles on every shipped level the
 // safety net (which replaces a refused plan by ending the turn) is never used, and nothing is
