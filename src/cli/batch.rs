@@ -14,7 +14,7 @@ struct SimRun {
     down: Vec<bool>,
     ai_rejections: u32,
     ai_fallbacks: u32,
-    /// A side took damage for two rounds running without moving or attacking.
+    /// A side took damage for two rounds running without moving, attacking or hiding.
     passive: bool,
 }
 
@@ -186,7 +186,7 @@ pub fn sim(a: &SimArgs) -> ExitCode {
         ));
     }
     say(&format!(
-        "Battles where a side took damage two rounds running without moving or attacking: {passive} ({:.1}%)",
+        "Battles where a side took damage two rounds running without moving, attacking or hiding: {passive} ({:.1}%)",
         100.0 * passive as f64 / n as f64
     ));
     say(&format!(
