@@ -11,10 +11,12 @@
 //! the replacement is counted (`AiFallbacks`, `ai_fallbacks` in `sim` and `duel`) — a count that
 //! must stay 0.
 
+mod clock;
 mod intent;
 mod odds;
 mod reactions;
 pub mod tactical;
+mod threat;
 
 use crate::battle::{
     ActiveBattle, AiExplained, Battle, BattleSystems, Command, Controller, CreatureId, Explanation, Explanations,

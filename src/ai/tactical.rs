@@ -10,7 +10,9 @@
 //! with the defense that prevents most; Quick Step out of reach when that cancels a dangerous
 //! attack.
 
+use super::clock::{rounds_since_hurt, side_strength, with_the_clock};
 use super::odds::{odds, preview_odds};
+use super::threat::{Threat, friends_in_reach, threat};
 use crate::battle::{
     AttackNumbers, Battle, Command, CreatureId, Engagement, Event, Explanation, Fighter, OptionScore, Placement,
     Target, WindowKind,
@@ -61,103 +63,6 @@ fn estimate_from(
 ) -> Option<AttackEstimate> {
     let n = b.attack_numbers(engagement, &weapon.key, additives, false).ok()?;
     estimate_attack(&n, target, &weapon.weapon.targets)
-}
-
-/// Expected damage `enemy` could deal to `me` standing at `at` next round, if it can get there:
-/// counting its move, its best weapon, and whether our rear faces it.
-#[derive(Clone, Copy, Default)]
-struct Threat {
-    /// With its best weapon, against our best defense.
-    any: f64,
-    /// With its best weapon, if we cannot defend (no AP kept).
-    open: f64,
-    /// The chance it knocks us out (damage reaching our pool), defended and not.
-    ko: f64,
-    ko_open: f64,
-    /// With its best ranged weapon: the part that stays while both sides hold their ground.
-    ranged: f64,
-    /// The square has terrain cover from this enemy (ATK-E5).
-    cover: bool,
-}
-
-fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -> Threat {
-    let mut best = Threat::default();
-    if !enemy.can_act() {
-        return best;
-    }
-    let d = footprint_distance(enemy.footprint(), Footprint::new(at.origin, me.size.footprint()));
-    let mut engagement = None;
-    for w in &enemy.weapons {
-        if w.weapon.area.is_some() || w.ammo == Some(0) || w.weapon.ap > enemy.max_ap {
-            continue;
-        }
-        // Moves it can make and still attack; MOVE-E1: a move goes up to speed + ¾ steps.
-        let moves = (enemy.max_ap - w.weapon.ap).max(0);
-        let reach = w.weapon.range.max + ((4 * enemy.speed + 3) * moves) / 4;
-        if d > reach + if w.weapon.range.ranged { w.weapon.range.max } else { 0 } {
-            continue;
-        }
-        // The battle's numbers for this weapon from where the enemy stands, as if in reach:
-        // our protection and cover, our defense dice in this posture, our rear arc.
-        let e = *engagement
-            .get_or_insert_with(|| b.engage_in_reach(enemy.id, enemy.placement(), me.id, at).expect("both exist"));
-        let Ok(n) = b.attack_numbers(&e, &w.key, &[], true) else { continue };
-        // CRE-6: what it takes to knock us out with this weapon.
-        let pool = w.weapon.targets.iter().filter_map(|a| me.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
-        let (o, ko) = odds(n.dice, n.segments, n.protection, n.defense_dice, pool.max(1));
-        let (undefended, ko_open) = odds(n.dice, n.segments, n.protection, 0, pool.max(1));
-        best.cover |= n.cover;
-        // Attacks it can fit in its AP.
-        let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
-        let expected = o.expected * attacks as f64;
-        best.any = best.any.max(expected);
-        best.open = best.open.max(undefended.expected * attacks as f64);
-        let at_least_once = |p: f64| 1.0 - (1.0 - p).powi(attacks);
-        best.ko = best.ko.max(at_least_once(ko));
-        best.ko_open = best.ko_open.max(at_least_once(ko_open));
-        // Fire that stays round after round comes along a line it has from where it stands
-        // (ATK-E2, PERC-E1; it may step into range): a wall between us shelters from it.
-        if w.weapon.range.ranged && b.line_of_fire(enemy.id, enemy.origin, me.id, at.origin) {
-            best.ranged = best.ranged.max(expected);
-        }
-    }
-    best
-}
-
-/// How far a threat shrinks when divided among several of us: share^-x (1 = evenly; tuned
-/// with `duel`).
-const SHARE_EXPONENT: f64 = 1.0;
-
-impl Threat {
-    /// Its part of the enemy's attacks when they are divided among `share` of us.
-    fn shared(self, share: f64) -> Threat {
-        let k = 1.0 / share.max(1.0).powf(SHARE_EXPONENT);
-        Threat {
-            any: self.any * k,
-            open: self.open * k,
-            ko: self.ko * k,
-            ko_open: self.ko_open * k,
-            ranged: self.ranged * k,
-            cover: self.cover,
-        }
-    }
-}
-
-/// How many of `me`'s friends (standing, other than `me`) `enemy` could reach next round.
-fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> usize {
-    let side = b.fighter(me).side;
-    let reach = enemy
-        .weapons
-        .iter()
-        .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= enemy.max_ap)
-        .map(|w| w.weapon.range.max + ((4 * enemy.speed + 3) * (enemy.max_ap - w.weapon.ap).max(0)) / 4)
-        .max()
-        .unwrap_or(0);
-    b.creatures()
-        .iter()
-        .filter(|c| c.id != me && c.side == side && c.can_act())
-        .filter(|c| footprint_distance(c.footprint(), enemy.footprint()) <= reach)
-        .count()
 }
 
 /// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).
@@ -254,86 +159,6 @@ fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
         .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
         .filter(|e| matches!(&e.event, Event::CommandAccepted { creature, command: Command::Face { .. } } if *creature == me))
         .count()
-}
-
-/// How much of the clock a side wins by holding out: the AI grows careful when time is on its
-/// side and bolder as it runs out when it is not (FLOW-3 and the level's SurviveRounds), and a
-/// battle heading for a draw at `max_rounds` pushes both sides to act (tuned with `duel`).
-fn with_the_clock(b: &Battle, me: CreatureId, p: &AiProfile) -> AiProfile {
-    let side = b.fighter(me).side;
-    let mut holds = None;
-    let mut must_break = None;
-    for v in b.victory() {
-        if let crate::level::Victory::SurviveRounds { side: s, rounds } = v {
-            match b.side_index(s) {
-                Some(i) if i == side => holds = Some(*rounds),
-                Some(i) if b.hostile_sides(side, i) => must_break = Some(*rounds),
-                _ => {}
-            }
-        }
-    }
-    let progress = |until: u32| (f64::from(b.round()) / f64::from(until.max(1))).min(1.0);
-    let (aggression, caution) = match (holds, must_break) {
-        // Measured: more care for the side that holds out (x1.5 caution) cost strength too.
-        (Some(_), _) => (p.aggression, p.caution),
-        // Measured: pushing a raiding side harder as the clock runs cost strength (Hold the
-        // Gate 63.1% -> 60.8% against the baseline), so it plays as usual.
-        (None, Some(_)) => (p.aggression, p.caution),
-        (None, None) => {
-            let pressure = progress(b.max_rounds()).powi(2);
-            (p.aggression * (1.0 + 2.0 * pressure), p.caution * (1.0 - 0.5 * pressure))
-        }
-    };
-    // No passive stalemates: when its side has drawn no blood for a while (a standoff, or fire
-    // it does not answer), the side that thinks itself stronger (by the pools it perceives)
-    // takes the initiative first, then both.
-    let idle = rounds_without_blood(b, side);
-    let stronger = side_strength(b, me, true) >= side_strength(b, me, false);
-    let push = ((f64::from(idle) - if stronger { 1.0 } else { 3.0 }) / 2.0).clamp(0.0, 1.0);
-    AiProfile { aggression: aggression * (1.0 + IDLE_PUSH * push), caution: caution * (1.0 - 0.5 * push), ..p.clone() }
-}
-
-/// How much bolder (× aggression) a side grows at most when a fight stalls (tuned with `duel`).
-const IDLE_PUSH: f64 = 2.0;
-
-/// Rounds since `side` last saw damage done to a side hostile to it (its own view of the log),
-/// or since the start: taking damage without dealing any is a stall it must break too.
-fn rounds_without_blood(b: &Battle, side: usize) -> u32 {
-    let name = &b.sides()[side].name;
-    let last = b
-        .log()
-        .iter()
-        .rev()
-        .find(|e| {
-            e.visible_to.contains(name)
-                && matches!(e.event, Event::Damaged { creature, .. } if b.hostile_sides(side, b.fighter(creature).side))
-        })
-        .map_or(1, |e| e.round);
-    b.round().saturating_sub(last)
-}
-
-/// Rounds since `side` last took damage (its own view of the log); a large number if never.
-fn rounds_since_hurt(b: &Battle, side: usize) -> u32 {
-    let name = &b.sides()[side].name;
-    b.log()
-        .iter()
-        .rev()
-        .find(|e| {
-            e.visible_to.contains(name)
-                && matches!(e.event, Event::Damaged { creature, .. } if b.fighter(creature).side == side)
-        })
-        .map_or(u32::MAX, |e| b.round().saturating_sub(e.round))
-}
-
-/// The conscious dice pools of `me`'s side (ours) or of the hostiles it perceives (theirs).
-fn side_strength(b: &Battle, me: CreatureId, ours: bool) -> i32 {
-    let side = b.fighter(me).side;
-    b.creatures()
-        .iter()
-        .filter(|c| c.can_act())
-        .filter(|c| if ours { c.side == side } else { b.hostile(me, c.id) && b.side_perceives(side, c.id) })
-        .map(|c| c.attrs.pools.iter().flatten().map(|p| p.current).sum::<i32>())
-        .sum()
 }
 
 fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanation>) {
