@@ -82,7 +82,7 @@ fn entities_mirror_the_battle() {
 }
 
 /// Every shipped level.
-const SHIPPED: [(&str, &str); 12] = [
+const SHIPPED: [(&str, &str); 13] = [
     ("duel", include_str!("../levels/duel.level.ron")),
     ("open_field", include_str!("../levels/open_field.level.ron")),
     ("walls_and_cover", include_str!("../levels/walls_and_cover.level.ron")),
@@ -95,6 +95,7 @@ const SHIPPED: [(&str, &str); 12] = [
     ("crypt", include_str!("../levels/crypt.level.ron")),
     ("the_mill", include_str!("../levels/the_mill.level.ron")),
     ("the_bridge", include_str!("../levels/the_bridge.level.ron")),
+    ("the_crossing", include_str!("../levels/the_crossing.level.ron")),
 ];
 
 /// What each side knows of the others, tracked only from its own view of the log.
