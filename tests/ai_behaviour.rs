@@ -8,6 +8,9 @@ use meshal_tactics::rules::attack::Defense;
 use meshal_tactics::rules::facing::Facing;
 use meshal_tactics::rules::grid::Pos;
 
+mod common;
+use common::SHIPPED;
+
 fn level(map: &[&str], creatures: &str) -> Battle {
     let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
     let text = format!(
@@ -189,23 +192,6 @@ fn flees_a_hopeless_fight() {
     assert_eq!(b.fighter(0).presence, Presence::Fled, "it fled once three rounds passed unhit");
     assert!(b.log().iter().any(|e| matches!(e.event, Event::FleeAttempted { creature: 0, .. })));
 }
-
-/// Every shipped level, for the whole-battle checks.
-pub const SHIPPED: [(&str, &str); 13] = [
-    ("duel", include_str!("../levels/duel.level.ron")),
-    ("open_field", include_str!("../levels/open_field.level.ron")),
-    ("walls_and_cover", include_str!("../levels/walls_and_cover.level.ron")),
-    ("darkness", include_str!("../levels/darkness.level.ron")),
-    ("skirmish", include_str!("../levels/skirmish.level.ron")),
-    ("hold_the_gate", include_str!("../levels/hold_the_gate.level.ron")),
-    ("wolf_den", include_str!("../levels/wolf_den.level.ron")),
-    ("archers_wall", include_str!("../levels/archers_wall.level.ron")),
-    ("brute_corridor", include_str!("../levels/brute_corridor.level.ron")),
-    ("crypt", include_str!("../levels/crypt.level.ron")),
-    ("the_mill", include_str!("../levels/the_mill.level.ron")),
-    ("the_bridge", include_str!("../levels/the_bridge.level.ron")),
-    ("the_crossing", include_str!("../levels/the_crossing.level.ron")),
-];
 
 #[test]
 fn the_shipped_list_holds_every_level_file() {

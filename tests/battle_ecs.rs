@@ -11,6 +11,9 @@ use meshal_tactics::rules::facing::Facing;
 #[derive(Resource, Default)]
 struct Seen(Vec<LogEntry>);
 
+mod common;
+use common::SHIPPED;
+
 fn collect(mut seen: ResMut<Seen>, mut events: MessageReader<BattleEvent>) {
     seen.0.extend(events.read().map(|e| e.0.clone()));
 }
@@ -80,23 +83,6 @@ fn entities_mirror_the_battle() {
     assert_eq!(n, b.creatures().len());
     assert_eq!(app.world().resource::<Rejections>().ai, 0, "the AI never issues a rejected command");
 }
-
-/// Every shipped level.
-const SHIPPED: [(&str, &str); 13] = [
-    ("duel", include_str!("../levels/duel.level.ron")),
-    ("open_field", include_str!("../levels/open_field.level.ron")),
-    ("walls_and_cover", include_str!("../levels/walls_and_cover.level.ron")),
-    ("darkness", include_str!("../levels/darkness.level.ron")),
-    ("skirmish", include_str!("../levels/skirmish.level.ron")),
-    ("hold_the_gate", include_str!("../levels/hold_the_gate.level.ron")),
-    ("wolf_den", include_str!("../levels/wolf_den.level.ron")),
-    ("archers_wall", include_str!("../levels/archers_wall.level.ron")),
-    ("brute_corridor", include_str!("../levels/brute_corridor.level.ron")),
-    ("crypt", include_str!("../levels/crypt.level.ron")),
-    ("the_mill", include_str!("../levels/the_mill.level.ron")),
-    ("the_bridge", include_str!("../levels/the_bridge.level.ron")),
-    ("the_crossing", include_str!("../levels/the_crossing.level.ron")),
-];
 
 /// What each side knows of the others, tracked only from its own view of the log.
 struct Views {
