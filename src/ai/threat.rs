@@ -29,6 +29,8 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
     }
     let d = footprint_distance(enemy.footprint(), Footprint::new(at.origin, me.size.footprint()));
     let mut engagement = None;
+    // Traced at most once per enemy, and only when a ranged weapon would raise the threat.
+    let mut held_line = None;
     for w in &enemy.weapons {
         if w.weapon.area.is_some() || w.ammo == Some(0) || w.weapon.ap > enemy.max_ap {
             continue;
@@ -59,7 +61,10 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
         best.ko_open = best.ko_open.max(at_least_once(ko_open));
         // Fire that stays round after round comes along a line it has from where it stands
         // (ATK-E2, PERC-E1; it may step into range): a wall between us shelters from it.
-        if w.weapon.range.ranged && b.line_of_fire(enemy.id, enemy.origin, me.id, at.origin) {
+        if w.weapon.range.ranged
+            && expected > best.ranged
+            && *held_line.get_or_insert_with(|| b.line_of_fire(enemy.id, enemy.origin, me.id, at.origin))
+        {
             best.ranged = best.ranged.max(expected);
         }
     }
