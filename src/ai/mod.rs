@@ -11,6 +11,7 @@
 //! the replacement is counted (`AiFallbacks`, `ai_fallbacks` in `sim` and `duel`) — a count that
 //! must stay 0.
 
+mod areas;
 mod clock;
 mod intent;
 mod odds;

@@ -10,14 +10,15 @@
 //! with the defense that prevents most; Quick Step out of reach when that cancels a dangerous
 //! attack.
 
+use super::areas::best_area;
 use super::clock::{rounds_since_hurt, side_strength, with_the_clock};
-use super::odds::{odds, preview_odds};
+use super::odds::odds;
 use super::threat::{Threat, friends_in_reach, threat};
 use crate::battle::{
     AttackNumbers, Battle, Command, CreatureId, Engagement, Event, Explanation, Fighter, OptionScore, Placement,
     Target, WindowKind,
 };
-use crate::level::compendium::{AbilityEffect, AiProfile, AreaSpec};
+use crate::level::compendium::{AbilityEffect, AiProfile};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
 use crate::rules::facing::{Actor, Facing, Sector, sector_for};
@@ -396,14 +397,14 @@ struct Ctx<'a> {
 }
 
 /// The best attack found from a square.
-struct BestAttack {
+pub(super) struct BestAttack {
     /// Expected damage plus the focus-fire and rear-arc bonuses.
-    value: f64,
+    pub value: f64,
     /// Expected damage alone.
-    dealt: f64,
-    rear: bool,
-    command: Command,
-    ap: i32,
+    pub dealt: f64,
+    pub rear: bool,
+    pub command: Command,
+    pub ap: i32,
 }
 
 impl Ctx<'_> {
@@ -598,53 +599,6 @@ fn describe(b: &Battle, c: &Command) -> String {
         Command::EndTurn => "end turn".into(),
         other => format!("{other:?}"),
     }
-}
-
-/// The best placement of an area weapon usable now: expected damage to enemies minus 1.5 × to
-/// friends (each creature as the battle would protect it, no defense assumed for friends).
-fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttack> {
-    let f = b.fighter(me);
-    let mut best: Option<BestAttack> = None;
-    for w in f.weapons.iter().filter(|w| w.weapon.area.is_some() && w.weapon.ap <= ap && w.ammo != Some(0)) {
-        let targets: Vec<Target> = match w.weapon.area.as_ref() {
-            Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => {
-                let mut squares: Vec<Pos> = Vec::new();
-                for e in b.perceived_hostiles(f.side) {
-                    let o = b.fighter(e).origin;
-                    for dy in -1..=1 {
-                        for dx in -1..=1 {
-                            squares.push(o.offset(dx, dy));
-                        }
-                    }
-                }
-                squares.sort();
-                squares.dedup();
-                squares.into_iter().map(Target::Square).collect()
-            }
-            _ => Facing::ALL.iter().map(|&d| Target::Toward(d)).collect(),
-        };
-        for target in targets {
-            let cmd = Command::Attack { weapon: w.key.clone(), target, additives: vec![] };
-            let Ok(hit) = b.attack_preview(me, &cmd) else { continue };
-            let mut value = 0.0;
-            for t in &hit {
-                let tf = b.fighter(t.target);
-                let (o, _) = preview_odds(t, 0, 1);
-                if b.hostile(me, t.target) {
-                    // What the side cannot perceive does not count: it does not know it is there.
-                    if tf.can_act() && b.side_perceives(f.side, t.target) {
-                        value += o.expected;
-                    }
-                } else {
-                    value -= 1.5 * o.expected;
-                }
-            }
-            if value > 0.0 && best.as_ref().is_none_or(|x| value > x.value) {
-                best = Some(BestAttack { value, dealt: value, rear: false, command: cmd, ap: w.weapon.ap });
-            }
-        }
-    }
-    best
 }
 
 /// FLOW-E2: the AI considers fleeing when its side is clearly losing.
