@@ -44,33 +44,30 @@ pub(super) fn with_the_clock(b: &Battle, me: CreatureId, p: &AiProfile) -> AiPro
 /// How much bolder (× aggression) a side grows at most when a fight stalls (tuned with `duel`).
 const IDLE_PUSH: f64 = 2.0;
 
-/// Rounds since `side` last saw damage done to a side hostile to it (its own view of the log),
-/// or since the start: taking damage without dealing any is a stall it must break too.
-fn rounds_without_blood(b: &Battle, side: usize) -> u32 {
-    let name = &b.sides()[side].name;
-    let last = b
-        .log()
-        .iter()
-        .rev()
-        .find(|e| {
-            e.visible_to.contains(name)
-                && matches!(e.event, Event::Damaged { creature, .. } if b.hostile_sides(side, b.fighter(creature).side))
-        })
-        .map_or(1, |e| e.round);
-    b.round().saturating_sub(last)
-}
-
-/// Rounds since `side` last took damage (its own view of the log); a large number if never.
-pub(super) fn rounds_since_hurt(b: &Battle, side: usize) -> u32 {
+/// The round in which `side` last saw (its own view of the log) damage to a creature of a side
+/// for which `whose` holds.
+fn last_damage_seen(b: &Battle, side: usize, whose: impl Fn(usize) -> bool) -> Option<u32> {
     let name = &b.sides()[side].name;
     b.log()
         .iter()
         .rev()
         .find(|e| {
             e.visible_to.contains(name)
-                && matches!(e.event, Event::Damaged { creature, .. } if b.fighter(creature).side == side)
+                && matches!(e.event, Event::Damaged { creature, .. } if whose(b.fighter(creature).side))
         })
-        .map_or(u32::MAX, |e| b.round().saturating_sub(e.round))
+        .map(|e| e.round)
+}
+
+/// Rounds since `side` last saw damage done to a side hostile to it, or since the start: taking
+/// damage without dealing any is a stall it must break too.
+fn rounds_without_blood(b: &Battle, side: usize) -> u32 {
+    let last = last_damage_seen(b, side, |s| b.hostile_sides(side, s)).unwrap_or(1);
+    b.round().saturating_sub(last)
+}
+
+/// Rounds since `side` last took damage as it saw it; a large number if never.
+pub(super) fn rounds_since_hurt(b: &Battle, side: usize) -> u32 {
+    last_damage_seen(b, side, |s| s == side).map_or(u32::MAX, |r| b.round().saturating_sub(r))
 }
 
 /// The conscious dice pools of `me`'s side (ours) or of the hostiles it perceives (theirs).
