@@ -130,6 +130,15 @@ fn ai_decisions(c: &mut Criterion) {
     let mut g = c.benchmark_group("ai_default_6v8");
     let (who, _) = turn.awaiting().unwrap();
     g.bench_function("turn_decision", |b| b.iter(|| black_box(ai::decide(&turn, who, None))));
+    // The look-ahead rungs: the same decision, each candidate played out to its next turn.
+    g.sample_size(10);
+    for rung in ["hard", "expert"] {
+        let profile = builtin_compendium().ai_profiles[rung].clone();
+        g.bench_function(format!("{rung}_turn_decision"), |b| {
+            b.iter(|| black_box(ai::decide_with(&turn, who, None, &profile).0))
+        });
+    }
+    g.sample_size(100);
     let (defender, kind) = window.awaiting().unwrap();
     g.bench_function("reaction_decision", |b| b.iter(|| black_box(ai::decide(&window, defender, kind))));
     // Every decision one side makes in a whole round (its creatures' turns and reactions).

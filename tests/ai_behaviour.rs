@@ -473,9 +473,9 @@ fn decisions_ignore_what_the_side_does_not_perceive() {
     };
     let (a, b) = (with_unseen_at(2), with_unseen_at(6));
     assert!(!a.side_perceives(0, 2) && !b.side_perceives(0, 2), "the third creature is out of sight in both");
-    for name in ["default", "berserk", "cautious", "baseline"] {
+    for name in ["default", "berserk", "cautious", "baseline", "hard", "expert"] {
         let p = profile(name);
-        assert_eq!(ai::decide_with(&a, 0, None, &p).0, ai::decide_with(&b, 0, None, &p).0, "{name}");
+        assert_eq!(ai::decide_with(&a, 0, None, &p), ai::decide_with(&b, 0, None, &p), "{name}");
     }
 }
 

@@ -14,6 +14,7 @@
 mod areas;
 mod clock;
 mod intent;
+mod lookahead;
 mod odds;
 mod reactions;
 pub mod tactical;
@@ -129,6 +130,8 @@ pub fn decide_with(
 pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind>, profile: &AiProfile) -> Decision {
     let (command, explanation) = if profile.difficulty == 0 {
         (baseline(battle, creature, window), None)
+    } else if window.is_none() && profile.look_ahead.candidates > 1 {
+        lookahead::turn(battle, creature, profile)
     } else {
         tactical::decide(battle, creature, window, profile)
     };

@@ -36,6 +36,7 @@ pub(super) fn defend(b: &Battle, me: CreatureId) -> (Command, Option<Explanation
                 total: prevented,
             })
             .collect(),
+        look_ahead: None,
     };
     match options.first() {
         // Any AP left is only good for reactions until our next turn starts: spend it.

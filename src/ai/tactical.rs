@@ -134,7 +134,10 @@ pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProf
     match window {
         Some(WindowKind::Defense) => super::reactions::defend(b, me),
         Some(WindowKind::BeforeAttack) => (super::reactions::before_attack(b, me), None),
-        None => turn(b, me, p),
+        None => {
+            let choice = ranked_turn(b, me, p);
+            (choice.command, choice.explanation)
+        }
     }
 }
 
@@ -162,14 +165,29 @@ fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
         .count()
 }
 
-fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanation>) {
+/// A turn decision with the other first commands it weighed, best first.
+pub(super) struct TurnChoice {
+    pub command: Command,
+    pub explanation: Option<Explanation>,
+    /// Distinct first commands of the plans weighed, best first (the chosen one first); empty
+    /// when the decision weighed nothing (fleeing, hiding, hunting the unseen).
+    pub ranked: Vec<Command>,
+}
+
+impl TurnChoice {
+    fn only(command: Command) -> TurnChoice {
+        TurnChoice { command, explanation: None, ranked: Vec::new() }
+    }
+}
+
+pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoice {
     let p = &with_the_clock(b, me, p);
     let f = b.fighter(me);
     let enemies = b.perceived_hostiles(f.side);
     let conscious: Vec<CreatureId> = enemies.iter().copied().filter(|&e| b.fighter(e).can_act()).collect();
     // FLOW-5: leave a hopeless fight, per profile.
     if p.self_preservation > 0.3 && hopeless(b, me, p) && b.check(me, &Command::Flee).is_ok() {
-        return (Command::Flee, None);
+        return TurnChoice::only(Command::Flee);
     }
     // PERC-E4: a cautious creature in concealing terrain that nobody hostile perceives hides.
     if p.caution >= 0.8
@@ -177,25 +195,25 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         && f.footprint().cells().any(|c| b.map().terrain(c).concealing)
         && b.check(me, &Command::Hide).is_ok()
     {
-        return (Command::Hide, None);
+        return TurnChoice::only(Command::Hide);
     }
     // PERC-E4: an ambusher lying hidden with nobody in its senses waits for prey to come.
     if p.caution >= 0.8 && f.hidden.is_some() && conscious.is_empty() {
-        return (Command::EndTurn, None);
+        return TurnChoice::only(Command::EndTurn);
     }
     if enemies.is_empty() {
         // PERC-7: an enemy vanished in concealing terrain nearby: search there (once a spot).
         if let Some(at) = suspected_hiding_spot(b, me)
             && b.check(me, &Command::Search { at }).is_ok()
         {
-            return (Command::Search { at }, None);
+            return TurnChoice::only(Command::Search { at });
         }
         // Hunting for the unseen, but not back to where it came from this turn.
         let left = left_this_turn(b, me);
-        return match super::baseline(b, me, None) {
-            Command::Move { path, .. } if path.last().is_some_and(|end| left.contains(end)) => (Command::EndTurn, None),
-            other => (other, None),
-        };
+        return TurnChoice::only(match super::baseline(b, me, None) {
+            Command::Move { path, .. } if path.last().is_some_and(|end| left.contains(end)) => Command::EndTurn,
+            other => other,
+        });
     }
     let field = b.reachable(me, false).ok();
     let left = left_this_turn(b, me);
@@ -355,7 +373,7 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         })
         .map(|(p, _)| p.first.clone())
     else {
-        return (Command::EndTurn, None);
+        return TurnChoice::only(Command::EndTurn);
     };
     // Only fallen enemies in sight and nothing worth doing here: go looking for the rest.
     let best = if conscious.is_empty() && !matches!(best, Command::Attack { .. }) {
@@ -367,10 +385,16 @@ fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanati
         best
     };
     plans.sort_by(|x, y| y.1.total.total_cmp(&x.1.total));
+    let mut ranked = vec![best.clone()];
+    for (plan, _) in &plans {
+        if !ranked.contains(&plan.first) {
+            ranked.push(plan.first.clone());
+        }
+    }
     plans.truncate(3);
     let options: Vec<OptionScore> =
         plans.into_iter().map(|(plan, score)| OptionScore { summary: describe(b, &plan.first), ..score }).collect();
-    (best, Some(Explanation { creature: me, options }))
+    TurnChoice { command: best, explanation: Some(Explanation { creature: me, options, look_ahead: None }), ranked }
 }
 
 /// What a turn decision looks at.
@@ -584,7 +608,7 @@ impl Ctx<'_> {
     }
 }
 
-fn describe(b: &Battle, c: &Command) -> String {
+pub(super) fn describe(b: &Battle, c: &Command) -> String {
     match c {
         Command::Move { path, sprint, .. } => {
             format!("{} to {}", if *sprint { "sprint" } else { "move" }, path.last().copied().unwrap_or_default())

@@ -23,6 +23,19 @@ pub struct OptionScore {
 pub struct Explanation {
     pub creature: CreatureId,
     pub options: Vec<OptionScore>,
+    /// What a look-ahead played out, when the profile looks ahead.
+    pub look_ahead: Option<LookAheadReport>,
+}
+
+/// A look-ahead's account: each first command it played out, the dice its side expects to
+/// keep over the opponents' after their replies (mean of `playouts`), and what it saw them do.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct LookAheadReport {
+    pub playouts: u32,
+    /// (the command, mean dice ahead after the replies, the replies in the first play-out).
+    pub candidates: Vec<(String, f64, String)>,
+    /// Index of the command chosen; 0 is the planner's own choice.
+    pub chosen: usize,
 }
 
 /// Every decision that weighed options, as it is made.
@@ -32,3 +45,26 @@ pub struct AiExplained(pub Explanation);
 /// Explanations collected when present: (log length when decided, explanation).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct Explanations(pub Vec<(usize, Explanation)>);
+
+impl LookAheadReport {
+    /// The account in sentences: what it played out, what it expects in reply, and whether
+    /// that changed the planner's choice.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = vec![format!("looked ahead ({} play-outs each, to its next turn):", self.playouts)];
+        for (i, (command, ahead, replies)) in self.candidates.iter().enumerate() {
+            let mark = if i == self.chosen { "*" } else { " " };
+            lines.push(format!("{mark} {command}: {ahead:+.1} dice ahead after the replies ({replies})"));
+        }
+        lines.push(match (self.chosen, self.candidates.first(), self.candidates.get(self.chosen)) {
+            (0, _, _) => "kept the planner's choice: no other did clearly better".into(),
+            (_, Some(planned), Some(chosen)) => format!(
+                "changed its mind: {} keeps {:.1} dice more than {} once the opponents reply",
+                chosen.0,
+                chosen.1 - planned.1,
+                planned.0
+            ),
+            _ => String::new(),
+        });
+        lines
+    }
+}

@@ -9,6 +9,7 @@
 //! in the windowed client.
 
 mod attack;
+mod belief;
 mod check;
 mod engage;
 mod execute;
@@ -26,7 +27,7 @@ pub mod types;
 
 pub use attack::PendingAttack;
 pub use engage::{Engagement, ReachError, Undefendable};
-pub use explain::{AiExplained, Explanation, Explanations, OptionScore};
+pub use explain::{AiExplained, Explanation, Explanations, LookAheadReport, OptionScore};
 pub use query::{AttackNumbers, AttackPreview, AttackQuery, DefenseOption, StepOption, WindowPreview};
 pub use setup::{MAX_SIDES, SetupError};
 pub use state::{Armed, Battle, Fighter, Phase, Placement, Presence, ReactionWindow};

@@ -219,6 +219,9 @@ fn explain_lines(out: &mut String, battle: &Battle, ex: &Explanation) {
             o.ap_kept
         );
     }
+    for line in ex.look_ahead.iter().flat_map(|l| l.lines()) {
+        let _ = writeln!(out, "      {}", escape_controls(&line));
+    }
 }
 
 /// Re-execute a log and verify every event; report the first divergence.

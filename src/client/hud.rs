@@ -55,6 +55,9 @@ fn reasons_lines(out: &mut String, b: &Battle, e: &Explanation) {
             tags.join(", ")
         );
     }
+    for line in e.look_ahead.iter().flat_map(|l| l.lines()) {
+        let _ = writeln!(out, "  {line}");
+    }
 }
 
 #[derive(Component)]

@@ -191,12 +191,38 @@ pub struct AiProfile {
     /// option: with "this turn only" instead it lost to the baseline on the levels where one
     /// must close in); 2 = the planner as it judges.
     pub difficulty: u32,
+    /// How far past its own turn it looks (none by default: the planner alone).
+    pub look_ahead: LookAhead,
 }
 
 impl Default for AiProfile {
     fn default() -> Self {
-        AiProfile { aggression: 0.5, caution: 0.5, focus_fire: 0.5, self_preservation: 0.5, difficulty: 1 }
+        AiProfile {
+            aggression: 0.5,
+            caution: 0.5,
+            focus_fire: 0.5,
+            self_preservation: 0.5,
+            difficulty: 1,
+            look_ahead: LookAhead::default(),
+        }
     }
+}
+
+/// The look-ahead of `hard` and `expert`: the planner's best few first commands are each
+/// played out on the side's belief of the battle (see `Battle::belief_of`), everyone moved by
+/// the `normal` planner until the creature's next turn, and the command whose outcomes are best
+/// on average is chosen. Iterations, never the clock, bound it: results are reproducible.
+pub const MAX_LOOK_AHEAD_CANDIDATES: u32 = 8;
+pub const MAX_LOOK_AHEAD_ROLLOUTS: u32 = 32;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+#[serde(deny_unknown_fields)]
+pub struct LookAhead {
+    /// How many of the planner's best distinct first commands are played out (0 or 1: none).
+    pub candidates: u32,
+    /// Play-outs per candidate, each with its own dice (the same dice for every candidate).
+    pub rollouts: u32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -272,6 +298,18 @@ impl Compendium {
             }
             if w.segments == 0 || w.segments > 10 || w.dice.div < 1 || w.ap < 0 || w.ap > 20 {
                 return Err(format!("weapon '{key}': segments 1..=10, dice.div >= 1, ap 0..=20"));
+            }
+        }
+        for (key, p) in &self.ai_profiles {
+            let knobs = [p.aggression, p.caution, p.focus_fire, p.self_preservation];
+            if knobs.iter().any(|k| !k.is_finite() || !(0.0..=10.0).contains(k)) || p.difficulty > 2 {
+                return Err(format!("AI profile '{key}': knobs must be 0..=10 and difficulty 0..=2"));
+            }
+            // Bounded so that a profile cannot make one decision take minutes.
+            if p.look_ahead.candidates > MAX_LOOK_AHEAD_CANDIDATES || p.look_ahead.rollouts > MAX_LOOK_AHEAD_ROLLOUTS {
+                return Err(format!(
+                    "AI profile '{key}': look_ahead candidates 0..={MAX_LOOK_AHEAD_CANDIDATES}, rollouts 0..={MAX_LOOK_AHEAD_ROLLOUTS}"
+                ));
             }
         }
         Ok(())

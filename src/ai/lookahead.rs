@@ -1,0 +1,177 @@
+//! `hard` and `expert`: the planner, looking past its own turn.
+//!
+//! The planner ranks this creature's first commands by its one-turn judgement. The look-ahead
+//! plays the best few out: each on the side's belief of the battle (`Battle::belief_of`: only
+//! what the side perceives, dice from a seed of its own), with every creature — the opponents
+//! included — moved by the `normal` planner until this creature's next turn. What is left of
+//! each side then (dice in the pools, who still stands) scores the command; the mean over the
+//! play-outs decides, and the planner's own choice is kept unless another beats it clearly.
+//! Every candidate is played with the same dice seeds, so the comparison is between commands,
+//! not between lucky and unlucky rolls.
+
+use super::tactical::{describe, ranked_turn};
+use crate::battle::{Battle, Command, CreatureId, Event, Explanation, LookAheadReport};
+use crate::level::compendium::AiProfile;
+
+/// A creature still standing is worth this many dice beyond those in its pools: downing one
+/// takes its attacks out of every later round (tuned with `duel`).
+const STANDING_WORTH: f64 = 3.0;
+
+/// Another command must beat the planner's choice by this much (dice left, on average, beyond
+/// two standard errors) to replace it (tuned with `duel`).
+const MARGIN: f64 = 0.25;
+
+/// A play-out ends after this many decisions even if the round has not come round.
+const MAX_PLAYOUT_DECISIONS: usize = 400;
+
+pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanation>) {
+    let choice = ranked_turn(b, me, p);
+    let look = p.look_ahead;
+    let candidates = distinct(&choice.ranked, look.candidates as usize);
+    if candidates.len() < 2 || look.rollouts == 0 {
+        return (choice.command, choice.explanation);
+    }
+    let side = b.fighter(me).side;
+    let model = opponent_model(b);
+    // Seeds from what the side itself knows: the battle's seed, how much of the log it has
+    // seen, who decides. Nothing it cannot perceive changes them.
+    let seen = b.log_for_side(&b.sides()[side].name).count() as u64;
+    let mut values = vec![Vec::new(); candidates.len()];
+    let mut replies = Vec::new();
+    for r in 0..u64::from(look.rollouts) {
+        let belief = b.belief_of(side, mix(b.seed(), seen, u64::from(me), r));
+        for (i, first) in candidates.iter().enumerate() {
+            let mut copy = belief.clone();
+            let mark = copy.log().len();
+            values[i].push(play_out(&mut copy, me, first, &model));
+            if r == 0 {
+                replies.push(reply_summary(&copy, mark, side));
+            }
+        }
+    }
+    let means: Vec<f64> = values.iter().map(|v| v.iter().sum::<f64>() / v.len() as f64).collect();
+    // Another command replaces the planner's only when it does better play-out by play-out
+    // (the same dice seeds pair them) by a clear margin: MARGIN plus two standard errors of
+    // the paired difference. A plain maximum of noisy means picks the luckiest.
+    let clear_gain = |i: usize| {
+        let d: Vec<f64> = values[i].iter().zip(&values[0]).map(|(a, b)| a - b).collect();
+        let n = d.len() as f64;
+        let mean = d.iter().sum::<f64>() / n;
+        let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+        mean - MARGIN - 2.0 * (var / n).sqrt()
+    };
+    let chosen = (1..candidates.len())
+        .map(|i| (clear_gain(i), i))
+        .filter(|(gain, _)| *gain > 0.0)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map_or(0, |(_, i)| i);
+    let report = LookAheadReport {
+        playouts: look.rollouts,
+        candidates: candidates
+            .iter()
+            .zip(&means)
+            .zip(replies)
+            .map(|((c, m), reply)| (describe(b, c), *m, reply))
+            .collect(),
+        chosen,
+    };
+    let mut explanation =
+        choice.explanation.unwrap_or(Explanation { creature: me, options: Vec::new(), look_ahead: None });
+    explanation.look_ahead = Some(report);
+    (candidates[chosen].clone(), Some(explanation))
+}
+
+/// The first `k` of the planner's ranked commands that differ in kind or place: moves to
+/// neighbouring squares play out alike, so only the best of them is kept.
+fn distinct(ranked: &[Command], k: usize) -> Vec<Command> {
+    let end = |c: &Command| match c {
+        Command::Move { path, .. } => path.last().copied(),
+        _ => None,
+    };
+    let mut out: Vec<Command> = Vec::new();
+    for c in ranked {
+        if out.len() >= k {
+            break;
+        }
+        let near = end(c).is_some_and(|p| out.iter().filter_map(end).any(|q| crate::rules::grid::distance(p, q) <= 1));
+        if !near {
+            out.push(c.clone());
+        }
+    }
+    out
+}
+
+/// How the opponents (and its own side) are expected to play: the compendium's `normal`, the
+/// planner without look-ahead.
+fn opponent_model(b: &Battle) -> AiProfile {
+    let mut model = b.ai_profile("normal").cloned().unwrap_or(AiProfile { difficulty: 2, ..AiProfile::default() });
+    model.look_ahead = Default::default();
+    model.difficulty = model.difficulty.max(1);
+    model
+}
+
+/// Play `first`, then everyone by `model` until `me`'s next turn (or the end); the dice left
+/// to `me`'s side minus those left to the sides hostile to it.
+fn play_out(copy: &mut Battle, me: CreatureId, first: &Command, model: &AiProfile) -> f64 {
+    let (round, slot) = (copy.round(), copy.turn_slot());
+    if copy.submit(me, first.clone()).is_err() {
+        return f64::NEG_INFINITY;
+    }
+    for _ in 0..MAX_PLAYOUT_DECISIONS {
+        if copy.outcome().is_some() || (copy.round() > round && copy.turn_slot() >= slot) {
+            break;
+        }
+        let Some((c, w)) = copy.awaiting() else { break };
+        let d = super::decision(copy, c, w, model);
+        if copy.submit(c, d.command).is_err() {
+            let _ = copy.submit(c, super::fallback(w));
+        }
+    }
+    material(copy, me)
+}
+
+/// Dice in the pools of every creature present, plus a standing creature's worth: `me`'s side
+/// counts for, hostile sides against.
+fn material(b: &Battle, me: CreatureId) -> f64 {
+    b.creatures()
+        .iter()
+        .filter(|c| c.is_active())
+        .map(|c| {
+            let sign = if c.side == b.fighter(me).side {
+                1.0
+            } else if b.hostile(me, c.id) {
+                -1.0
+            } else {
+                0.0
+            };
+            let dice: i32 = c.attrs.pools.iter().flatten().map(|p| p.current.max(0)).sum();
+            sign * (f64::from(dice) + if c.can_act() { STANDING_WORTH } else { 0.0 })
+        })
+        .sum()
+}
+
+/// What the other sides did in a play-out, as `side` saw it: their attacks, in order.
+fn reply_summary(b: &Battle, from: usize, side: usize) -> String {
+    let name = &b.sides()[side].name;
+    let attacks: Vec<String> = b.log()[from..]
+        .iter()
+        .filter(|e| e.visible_to.contains(name))
+        .filter_map(|e| match &e.event {
+            Event::AttackDeclared { attacker, weapon, targets, .. } if b.fighter(*attacker).side != side => {
+                let on: Vec<&str> = targets.iter().map(|t| b.fighter(*t).name.as_str()).collect();
+                Some(format!("{} {weapon} on {}", b.fighter(*attacker).name, on.join(", ")))
+            }
+            _ => None,
+        })
+        .take(3)
+        .collect();
+    if attacks.is_empty() { "no attack in reply".into() } else { attacks.join("; ") }
+}
+
+/// A reproducible seed from four numbers (SplitMix64 finaliser).
+fn mix(a: u64, b: u64, c: u64, d: u64) -> u64 {
+    let mut z = a ^ b.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ c.wrapping_mul(0xBF58_476D_1CE4_E5B9) ^ d.rotate_left(29);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

@@ -1,0 +1,41 @@
+//! A side's belief: the battle as one side knows it, for an AI that plays ahead on a copy.
+//!
+//! A look-ahead that simulated the true battle would read what its side does not perceive —
+//! where a hidden enemy lurks, a latecomer's round, the dice still to come. The belief keeps
+//! only what the side knows: creatures of other sides it does not perceive now are out of the
+//! copy (their remembered sightings stay, to hunt by), the log holds only the entries the side
+//! saw, no other side's memory of sightings is kept, and the dice come from a fresh generator
+//! seeded by the caller (the true generator's state would tell the future rolls).
+
+use super::state::*;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+
+impl Battle {
+    /// The battle as `side` believes it, rolling its dice from `seed`.
+    pub fn belief_of(&self, side: usize, seed: u64) -> Battle {
+        let mut b = self.clone();
+        let n = b.n();
+        let name = b.sides[side].name.clone();
+        for t in 0..n {
+            let unknown = b.creatures[t].side != side && !self.side_perceives(side, t as super::CreatureId);
+            if unknown && !matches!(b.creatures[t].presence, Presence::Dead) {
+                b.creatures[t].presence = Presence::Fled;
+            }
+        }
+        for t in 0..n {
+            b.refresh_perception_of(t as super::CreatureId);
+        }
+        b.log.retain(|e| e.visible_to.contains(&name));
+        for s in 0..b.sides.len() {
+            if s != side {
+                b.last_seen[s * n..(s + 1) * n].fill(None);
+            }
+        }
+        // Every side is told what it perceives in the copy now, without logging it: the copy's
+        // later log then tells only what changes from here.
+        b.announced = b.side_knowledge();
+        b.rng = ChaCha8Rng::seed_from_u64(seed);
+        b
+    }
+}

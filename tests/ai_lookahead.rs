@@ -1,0 +1,92 @@
+//! The look-ahead rungs (`hard`, `expert`): the side's belief they play out on, their
+//! determinism and their explanations.
+
+use meshal_tactics::ai;
+use meshal_tactics::battle::{Battle, Command, Target, play_direct};
+use meshal_tactics::level::{builtin_compendium, parse_level};
+
+fn level(map: &[&str], creatures: &str) -> Battle {
+    let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
+    let text = format!(
+        r#"(name: "Look-ahead test", map: [{}],
+            legend: {{ '.': "floor", 'W': "wall" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
+            sides: [(name: "AI"), (name: "Foe")],
+            creatures: [{creatures}])"#,
+        rows.join(", ")
+    );
+    let l = parse_level("lookahead.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    Battle::new(&l, builtin_compendium(), 1).unwrap()
+}
+
+const TWO_ROOMS: [&str; 6] =
+    ["WWWWWWWWWWWW", "W.........WW", "W.........WW", "WWWWWWWW.WWW", "W.........WW", "WWWWWWWWWWWW"];
+
+fn two_rooms() -> Battle {
+    level(
+        &TWO_ROOMS,
+        r#"(name: "AI", template: "archer", side: "AI", at: (1, 4), facing: E),
+           (name: "Seen", template: "human_fighter", side: "Foe", at: (7, 4), facing: W),
+           (name: "Unseen", template: "human_fighter", side: "Foe", at: (3, 1), facing: W)"#,
+    )
+}
+
+// PERC-3 — the belief a look-ahead plays on holds only what its side knows: a creature it
+// does not perceive is out of it, every log entry is one the side saw, no other side's memory
+// of sightings is kept, and its dice come from the seed given.
+#[test]
+fn a_belief_holds_only_what_the_side_knows() {
+    let b = two_rooms();
+    assert!(b.side_perceives(0, 1) && !b.side_perceives(0, 2));
+    let belief = b.belief_of(0, 42);
+    assert!(belief.fighter(1).is_active(), "a perceived foe stays");
+    assert!(!belief.fighter(2).is_active(), "an unperceived foe is out of the belief");
+    assert!(belief.log().iter().all(|e| e.visible_to.iter().any(|s| s == "AI")), "only entries the side saw");
+    assert!(b.log().len() > belief.log().len(), "the foe's own entries are gone");
+    assert_eq!(belief.last_seen(1, 0), None, "the foe's memory of sightings is not known");
+    // The same seed gives the same dice; the play-out is reproducible.
+    let shoot = Command::Attack { weapon: "bow".into(), target: Target::Creature(1), additives: vec![] };
+    let play = |seed: u64| {
+        let mut copy = b.belief_of(0, seed);
+        copy.submit(0, shoot.clone()).unwrap();
+        serde_json::to_string(&copy.log()).unwrap()
+    };
+    assert_eq!(play(42), play(42));
+    assert!((1..20).any(|s| play(s) != play(42)), "the seed decides the dice");
+}
+
+// The look-ahead says what it played out and what it expects the opponents to do in reply.
+#[test]
+fn the_look_ahead_explains_the_replies_it_expects() {
+    let b = level(
+        &["WWWWWWWWWWWWWW", "W............W", "W............W", "W............W", "WWWWWWWWWWWWWW"],
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 2), facing: E),
+           (name: "Foe", template: "archer", side: "Foe", at: (12, 2), facing: W)"#,
+    );
+    let expert = builtin_compendium().ai_profiles["expert"].clone();
+    let (command, why) = ai::decide_with(&b, 0, None, &expert);
+    let report = why.and_then(|w| w.look_ahead).expect("the expert looked ahead");
+    assert_eq!(report.playouts, 16);
+    assert!(report.candidates.len() >= 2, "{report:?}");
+    assert!(report.candidates.iter().any(|(_, _, replies)| replies.contains("Foe bow on AI")), "{report:?}");
+    let lines = report.lines();
+    assert!(lines[0].contains("16 play-outs"), "{lines:?}");
+    assert!(lines.iter().any(|l| l.starts_with('*')), "the chosen command is marked: {lines:?}");
+    assert!(b.check(0, &command).is_ok());
+}
+
+// Same level, seed and commands: the same log, byte for byte, with the look-ahead playing.
+#[test]
+fn the_look_ahead_replays_exactly() {
+    let l = parse_level("duel", include_str!("../levels/duel.level.ron"), builtin_compendium()).unwrap();
+    for rung in ["hard", "expert"] {
+        let p = builtin_compendium().ai_profiles[rung].clone();
+        let play = || {
+            let mut b = Battle::new(&l, builtin_compendium(), 5).unwrap();
+            play_direct(&mut b, |bt, c, w| ai::decide_with(bt, c, w, &p).0, 100_000);
+            assert!(b.outcome().is_some());
+            serde_json::to_string(&b.log()).unwrap()
+        };
+        assert_eq!(play(), play(), "{rung}");
+    }
+}
