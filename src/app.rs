@@ -3,6 +3,8 @@
 //! to know the others: the battle does not depend on the AI, nor the client on the AI.
 
 use crate::battle::{ActiveBattle, Battle, Controller};
+use crate::client::menu::Content;
+use crate::client::screens::{BeginBattle, CurrentSetup, Screen};
 use crate::level::LoadedLevel;
 use crate::level::compendium::Compendium;
 use crate::rules::grid::Pos;
@@ -31,7 +33,8 @@ pub fn headless_app(battle: ActiveBattle) -> App {
 
 /// What the window opens on.
 pub struct WindowOptions {
-    pub level: LoadedLevel,
+    /// The level to play at once; None = the main menu.
+    pub level: Option<LoadedLevel>,
     pub seed: u64,
     /// The side the player commands; None = watch the AI play every side (from side 0's view).
     pub player_side: Option<usize>,
@@ -47,12 +50,10 @@ pub struct WindowOptions {
 
 /// Open the window and play until it is closed.
 pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), String> {
-    let battle = Battle::new(&opts.level, compendium, opts.seed)?;
-    let mut controllers = vec![Controller::Ai; battle.sides().len()];
-    if let Some(side) = opts.player_side {
-        controllers[side] = Controller::Human;
-    }
-    let title = format!("Meshal Tactics — {}", battle.level_name());
+    let title = match &opts.level {
+        Some(l) => format!("Meshal Tactics — {}", l.level.name),
+        None => "Meshal Tactics".to_string(),
+    };
     let mut app = App::new();
     app.add_plugins(
         DefaultPlugins
@@ -64,15 +65,54 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
     )
     .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
     .add_plugins((crate::battle::plugin, crate::ai::plugin))
-    .insert_resource(ActiveBattle { battle, controllers })
-    .insert_resource(crate::ai::AiPace(Timer::from_seconds(opts.ai_delay.max(0.0), TimerMode::Repeating)));
-    if let Some(p) = opts.side_profiles {
-        app.insert_resource(crate::ai::SideProfiles(p));
+    .insert_resource(crate::ai::AiPace(Timer::from_seconds(opts.ai_delay.max(0.0), TimerMode::Repeating)))
+    .insert_resource(Content(compendium.clone()));
+    // A turn-based screen sleeps until input: idle frames cost nothing. The client asks for
+    // frames while the AI plays or a token glides. A screenshot counts frames, so it keeps them.
+    if opts.screenshot.is_none() {
+        app.insert_resource(bevy::winit::WinitSettings::desktop_app());
     }
-    crate::client::install(
-        &mut app,
-        crate::client::ScreenOptions { player_side: opts.player_side, hover: opts.hover, screenshot: opts.screenshot },
-    )?;
+    crate::client::install(&mut app, crate::client::ScreenOptions { hover: opts.hover, screenshot: opts.screenshot })?;
+    app.add_systems(OnEnter(Screen::Battle), begin_battle.in_set(BeginBattle));
+    if let Some(level) = opts.level {
+        let sides = level.level.sides.len();
+        let side_profiles = opts.side_profiles.unwrap_or_else(|| vec![None; sides]);
+        app.insert_resource(CurrentSetup { level, seed: opts.seed, player_side: opts.player_side, side_profiles })
+            .insert_state(Screen::Battle);
+    } else {
+        app.insert_resource(crate::client::menu::MenuChoice::with_seed(opts.seed));
+    }
     app.run();
     Ok(())
+}
+
+/// On entering the battle screen: the battle the client chose, with the player's side human
+/// and the AI (under the chosen profiles) on the others.
+fn begin_battle(world: &mut World) {
+    let Some(setup) = world.get_resource::<CurrentSetup>().cloned() else {
+        world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
+        return;
+    };
+    let battle = match Battle::new(&setup.level, &world.resource::<Content>().0, setup.seed) {
+        Ok(b) => b,
+        Err(e) => {
+            world.insert_resource(crate::client::Notice(format!("{}: {e}", setup.level.file)));
+            world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
+            return;
+        }
+    };
+    let mut controllers = vec![Controller::Ai; battle.sides().len()];
+    if let Some(side) = setup.player_side
+        && side < controllers.len()
+    {
+        controllers[side] = Controller::Human;
+    }
+    crate::battle::begin(world, ActiveBattle { battle, controllers });
+    world.insert_resource(crate::ai::SideProfiles(setup.side_profiles.clone()));
+    world.insert_resource(crate::ai::AiFallbacks::default());
+    world.insert_resource(crate::client::Viewer {
+        side: setup.player_side.unwrap_or(0),
+        plays: setup.player_side.is_some(),
+    });
+    world.insert_resource(crate::client::Notice::default());
 }

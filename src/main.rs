@@ -340,6 +340,8 @@ fn main() -> ExitCode {
 }
 
 fn play(args: PlayArgs) -> ExitCode {
+    // With nothing to say which battle, the window opens on the main menu.
+    let menu = args.level.is_none() && args.side.is_none() && !args.watch && args.hover.is_none() && args.ai.is_empty();
     let level_path = args.level.clone().unwrap_or_else(|| cli::DEFAULT_LEVEL.0.to_string());
     // Bad arguments are refused the same with or without a display.
     let level = match cli::load(&level_path) {
@@ -394,17 +396,21 @@ fn play(args: PlayArgs) -> ExitCode {
         Some(k) => format!("you command {}", level.level.sides[k].name),
         None => "watching the AI".to_string(),
     };
-    cli::say(&format!(
-        "Meshal Tactics: {} ({level_path}), seed {seed}; {role}. F1 in the window explains the overlays.",
-        level.level.name
-    ));
+    if menu {
+        cli::say("Meshal Tactics: the main menu lists the levels in levels/. Ctrl+Q quits.");
+    } else {
+        cli::say(&format!(
+            "Meshal Tactics: {} ({level_path}), seed {seed}; {role}. F1 in the window explains the overlays.",
+            level.level.name
+        ));
+    }
     let side_profiles = match cli::side_profiles(&level, &args.ai) {
         Ok(p) => p,
         Err(e) => return fail(&e),
     };
     let options = meshal_tactics::app::WindowOptions {
         side_profiles,
-        level,
+        level: (!menu).then_some(level),
         seed,
         player_side,
         ai_delay: args.ai_delay,

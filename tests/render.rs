@@ -107,3 +107,83 @@ fn the_window_draws_map_tokens_panels_and_overlays() {
     // No panel colour where the map is: the camera keeps the map clear of the panels.
     assert!(shot.count(FLOOR, 6, PANEL, (0, 720)) == 0, "no map under the panel");
 }
+
+// The main menu (`play` with no level): the title, the level list and the chosen level's
+// thumbnail, drawn from its map (floor and wall colours) with its creatures as side-coloured dots.
+#[test]
+fn the_menu_lists_levels_with_a_thumbnail() {
+    let Some(shot) = screenshot("menu.png", &["--frames", "20"]) else { return };
+    let accent = shot.count([255, 217, 115], 30, (0, 1280), (0, 120));
+    assert!(accent > 2_000, "the title and the level's name in the accent colour: {accent}");
+    // The thumbnail sits right of the list, below the description.
+    let thumb = ((380, 1280), (100, 460));
+    assert!(shot.count(FLOOR, 6, thumb.0, thumb.1) > 20_000, "the thumbnail's floor");
+    assert!(shot.count(PLAYER, 12, thumb.0, thumb.1) > 200, "the player's creatures on it");
+    assert!(shot.count(FOE, 12, thumb.0, thumb.1) > 200, "the foes on it");
+    // One button per level file in the list column, the selected one lit.
+    let lit = shot.count([56, 92, 153], 8, (20, 360), (120, 720));
+    assert!(lit > 5_000, "the selected level's button: {lit}");
+}
+
+/// `xdotool`, which the flow test drives the window with (CI installs it).
+fn xdotool() -> Option<PathBuf> {
+    std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join("xdotool")).find(|p| p.exists())
+}
+
+// The whole flow by synthetic input, as a player would go: the menu (one level offered), S S to
+// watch, Enter to start; the AI plays the battle to the end and the result screen follows; M goes
+// back to the menu; Ctrl+Q quits. F12 on each screen saves a picture named after the screen, so
+// the pictures taken say which screens were reached.
+#[test]
+fn menu_battle_result_and_back_by_keyboard() {
+    let (Some(xvfb), Some(xdo)) = (xvfb_run(), xdotool()) else {
+        assert!(std::env::var_os("CI").is_none(), "CI must install xvfb and xdotool (see .ci/run)");
+        eprintln!("skipped: xvfb-run or xdotool is not installed");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("meshal-flow-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("levels")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel.level.ron"),
+        dir.join("levels/duel.level.ron"),
+    )
+    .unwrap();
+    let script = format!(
+        r#"set -u
+"$GAME" play --ai-delay 0 > game.log 2>&1 &
+game=$!
+key() {{ "{xdo}" keydown "$1"; sleep 0.3; "{xdo}" keyup "$1"; sleep 0.6; }}
+for _ in $(seq 60); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
+sleep 3
+"{xdo}" windowfocus "$w"
+key F12; sleep 1
+key s; key s; key Return
+for _ in $(seq 120); do sleep 1; key F12; ls meshal-result-*.png >/dev/null 2>&1 && break; done
+key m; sleep 2; key F12; sleep 1.5
+key ctrl+q
+wait $game
+"#,
+        xdo = xdo.display()
+    );
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
+        .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(dir.join("game.log")).unwrap_or_default();
+    assert!(out.status.success(), "the game did not quit cleanly: {}\n{log}", String::from_utf8_lossy(&out.stderr));
+    let shots: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".png"))
+        .collect();
+    let reached = |prefix: &str| shots.iter().filter(|n| n.starts_with(prefix)).count();
+    assert!(reached("meshal-menu-") >= 2, "the menu, at the start and again at the end: {shots:?}\n{log}");
+    assert!(reached("meshal-seed") >= 1, "the battle screen: {shots:?}\n{log}");
+    assert!(reached("meshal-result-") >= 1, "the result screen: {shots:?}\n{log}");
+    let result = Shot::load(&dir.join(shots.iter().find(|n| n.starts_with("meshal-result-")).unwrap()));
+    assert!(result.count([255, 217, 115], 30, (0, 700), (0, 80)) > 500, "the winner's line in the accent colour");
+}

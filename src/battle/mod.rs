@@ -133,6 +133,24 @@ pub struct Vitals {
 #[derive(Resource, Default)]
 struct Published(usize);
 
+/// Put `battle` on in this world afresh (a new battle or a restart): the last one's tokens go,
+/// and the new log is published from its start.
+pub fn begin(world: &mut World, battle: ActiveBattle) {
+    end(world);
+    world.insert_resource(battle);
+}
+
+/// Take the battle off: its tokens and its counts go with it.
+pub fn end(world: &mut World) {
+    let tokens: Vec<Entity> = world.query_filtered::<Entity, With<CreatureToken>>().iter(world).collect();
+    for e in tokens {
+        world.despawn(e);
+    }
+    world.remove_resource::<ActiveBattle>();
+    world.insert_resource(Published(0));
+    world.insert_resource(Rejections::default());
+}
+
 /// Commands rejected during this battle, by controller (the AI must never be rejected).
 #[derive(Resource, Default, Debug)]
 pub struct Rejections {

@@ -1,7 +1,7 @@
 //! What a battle's log says about how it was played: the figures `sim` reports beside wins.
 
 use super::state::Battle;
-use super::types::Event;
+use super::types::{CreatureId, Event};
 
 impl Battle {
     /// The sides that took damage in two consecutive rounds without any of their creatures
@@ -32,5 +32,36 @@ impl Battle {
             }
         }
         (0..sides).filter(|&s| (1..rounds).any(|r| (r - 1..=r).all(|k| hurt[s][k] && !acted[s][k]))).collect()
+    }
+
+    /// Per creature: dice of damage it dealt and took in attacks. Damage to a creature is
+    /// credited to the last attack declared on it (areas included; a counter-attack declared
+    /// meanwhile on someone else does not take the credit). Dice spent outside an attack (the
+    /// Activeness die of a sprint, MOVE-E2) are costs, not damage, and are not counted.
+    pub fn damage_tally(&self) -> Vec<(i32, i32)> {
+        let mut tally = vec![(0, 0); self.n()];
+        let mut attacked_by: Vec<Option<CreatureId>> = vec![None; self.n()];
+        let mut in_attack = false;
+        for e in self.log() {
+            match &e.event {
+                Event::AttackDeclared { attacker, targets, .. } => {
+                    in_attack = true;
+                    for t in targets {
+                        attacked_by[*t as usize] = Some(*attacker);
+                    }
+                }
+                // A move or a turn's edge: what comes next is not that attack (a defense or a
+                // counter inside it is).
+                Event::Moved { .. } | Event::TurnStarted { .. } | Event::TurnEnded { .. } => in_attack = false,
+                Event::Damaged { creature, dice, .. } if in_attack => {
+                    tally[*creature as usize].1 += dice;
+                    if let Some(a) = attacked_by[*creature as usize] {
+                        tally[a as usize].0 += dice;
+                    }
+                }
+                _ => {}
+            }
+        }
+        tally
     }
 }

@@ -1,6 +1,7 @@
 //! The map as a tilemap, and the creatures as tokens: a disc in the side's colour, a wedge
 //! toward its facing, its name, and one bar per attribute pool.
 
+use super::screens::{OnBattleScreen, Screen};
 use super::{LOG_HEIGHT, PANEL_WIDTH, TILE, Viewer, square_centre};
 use crate::battle::{ActiveBattle, CreatureToken, Heading, OnGrid, Presence, Stance, Vitals};
 use crate::rules::grid::{Pos, Terrain};
@@ -13,8 +14,13 @@ use bevy::text::FontSize;
 use bevy_ecs_tilemap::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, (spawn_map, spawn_camera))
-        .add_systems(Update, (dress_tokens, place_tokens, glide_tokens, show_tokens, draw_last_seen).chain());
+    app.add_systems(Startup, spawn_camera)
+        .add_systems(OnEnter(Screen::Battle), (spawn_map, fit_camera).in_set(OnBattleScreen))
+        .add_systems(OnExit(Screen::Battle), reset_camera)
+        .add_systems(
+            Update,
+            (dress_tokens, place_tokens, glide_tokens, show_tokens, draw_last_seen).chain().in_set(OnBattleScreen),
+        );
 }
 
 /// Side colours: the viewer's side first, then its foes.
@@ -56,6 +62,58 @@ fn tile_for(t: &Terrain) -> Tile {
     } else {
         Tile::Floor
     }
+}
+
+/// A small picture of a level's map for the menu: one 4x4 block per square in its tile's
+/// colour (unlit squares dimmed), each creature a dot in its side's colour.
+pub fn thumbnail(l: &crate::level::LoadedLevel) -> Image {
+    const PX: u32 = 4;
+    let (w, h) = (l.map.width() as u32, l.map.height() as u32);
+    let mut data = vec![0u8; (w * h * PX * PX * 4) as usize];
+    let mut put = |x: u32, y: u32, rgb: [u8; 3], dot: bool| {
+        for dy in 0..PX {
+            for dx in 0..PX {
+                let inner = (1..PX - 1).contains(&dx) && (1..PX - 1).contains(&dy);
+                if dot && !inner {
+                    continue;
+                }
+                // Images run top-down; the map's y runs up the screen.
+                let (px_, py) = (x * PX + dx, (h - 1 - y) * PX + dy);
+                let i = ((py * w * PX + px_) * 4) as usize;
+                data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+            }
+        }
+    };
+    for y in 0..h {
+        for x in 0..w {
+            let t = l.map.terrain(Pos::new(x as i32, y as i32));
+            let rgb: [u8; 3] = match tile_for(t) {
+                Tile::Floor => [138, 128, 108],
+                Tile::Wall => [70, 68, 76],
+                Tile::LowWall => [170, 160, 146],
+                Tile::Rough => [118, 104, 82],
+                Tile::Thicket => [62, 110, 56],
+                Tile::Smooth => [160, 152, 134],
+            };
+            let rgb = if t.dark { [rgb[0] / 2, rgb[1] / 2, rgb[2] * 2 / 3 + 20] } else { rgb };
+            put(x, y, rgb, false);
+        }
+    }
+    let viewer = Viewer { side: 0, plays: true };
+    for c in &l.level.creatures {
+        let side = l.level.sides.iter().position(|s| s.name == c.side).unwrap_or(0);
+        let rgb = side_colour(side, &viewer).to_srgba();
+        let rgb = [rgb.red, rgb.green, rgb.blue].map(|v| (v * 255.0) as u8);
+        let (x, y) = (c.at.0.clamp(0, w as i32 - 1) as u32, c.at.1.clamp(0, h as i32 - 1) as u32);
+        put(x, y, rgb, true);
+    }
+    Image::new(
+        Extent3d { width: w * PX, height: h * PX, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    )
 }
 
 /// The tileset is drawn here rather than shipped as a file: the window then works from any
@@ -113,7 +171,7 @@ fn tileset() -> Image {
 fn spawn_map(mut commands: Commands, battle: Res<ActiveBattle>, mut images: ResMut<Assets<Image>>) {
     let map = &battle.battle.map();
     let size = TilemapSize { x: map.width() as u32, y: map.height() as u32 };
-    let tilemap = commands.spawn_empty().id();
+    let tilemap = commands.spawn(DespawnOnExit(Screen::Battle)).id();
     let mut storage = TileStorage::empty(size);
     for y in 0..map.height() {
         for x in 0..map.width() {
@@ -122,13 +180,16 @@ fn spawn_map(mut commands: Commands, battle: Res<ActiveBattle>, mut images: ResM
             // PERC-E3: unlit squares are drawn dim and blue.
             let color = if terrain.dark { Color::srgb(0.42, 0.45, 0.62) } else { Color::WHITE };
             let tile = commands
-                .spawn(TileBundle {
-                    position,
-                    tilemap_id: TilemapId(tilemap),
-                    texture_index: TileTextureIndex(tile_for(terrain) as u32),
-                    color: TileColor(color),
-                    ..default()
-                })
+                .spawn((
+                    TileBundle {
+                        position,
+                        tilemap_id: TilemapId(tilemap),
+                        texture_index: TileTextureIndex(tile_for(terrain) as u32),
+                        color: TileColor(color),
+                        ..default()
+                    },
+                    DespawnOnExit(Screen::Battle),
+                ))
                 .id();
             storage.set(&position, tile);
         }
@@ -144,8 +205,22 @@ fn spawn_map(mut commands: Commands, battle: Res<ActiveBattle>, mut images: ResM
     });
 }
 
+/// One camera for every screen; the battle screen fits it to the map. A battle opened from the
+/// command line is entered before `Startup` (the first state transition runs first) and has
+/// spawned it already.
+fn spawn_camera(mut commands: Commands, cameras: Query<(), With<Camera2d>>) {
+    if cameras.is_empty() {
+        commands.spawn((Camera2d, Transform::from_xyz(0.0, 0.0, 100.0)));
+    }
+}
+
 /// Centres the map in the part of the window the panels leave free, zoomed to fit it.
-fn spawn_camera(mut commands: Commands, battle: Res<ActiveBattle>, window: Query<&Window>) {
+fn fit_camera(
+    mut commands: Commands,
+    battle: Res<ActiveBattle>,
+    window: Query<&Window>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
     let map = &battle.battle.map();
     let (w, h) = window.iter().next().map_or((1280.0, 720.0), |w| (w.width(), w.height()));
     let free = Vec2::new((w - PANEL_WIDTH).max(200.0), (h - LOG_HEIGHT).max(200.0));
@@ -154,11 +229,24 @@ fn spawn_camera(mut commands: Commands, battle: Res<ActiveBattle>, window: Query
     let map_centre = (extent - Vec2::splat(TILE)) / 2.0;
     // The free area's centre sits left of and above the window's centre.
     let shift = Vec2::new(PANEL_WIDTH / 2.0, -LOG_HEIGHT / 2.0) * scale;
-    commands.spawn((
-        Camera2d,
-        Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }),
-        Transform::from_translation((map_centre + shift).extend(100.0)),
-    ));
+    let fitted = Transform::from_translation((map_centre + shift).extend(100.0));
+    let zoom = Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() });
+    if camera.is_empty() {
+        commands.spawn((Camera2d, fitted, zoom));
+        return;
+    }
+    for (mut t, mut p) in &mut camera {
+        *t = fitted;
+        *p = zoom.clone();
+    }
+}
+
+/// Other screens are drawn by the UI alone, at the camera's rest.
+fn reset_camera(mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>) {
+    for (mut t, mut p) in &mut camera {
+        *t = Transform::from_xyz(0.0, 0.0, 100.0);
+        *p = Projection::Orthographic(OrthographicProjection::default_2d());
+    }
 }
 
 #[derive(Component)]
@@ -252,12 +340,18 @@ fn dress_tokens(
     }
 }
 
-fn glide_tokens(mut tokens: Query<(&Glide, &mut Transform)>, time: Res<Time>) {
+fn glide_tokens(
+    mut tokens: Query<(&Glide, &mut Transform)>,
+    time: Res<Time>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
     let step = GLIDE_SPEED * TILE * time.delta_secs();
     for (glide, mut t) in &mut tokens {
         let gap = glide.0 - t.translation;
         if gap != Vec3::ZERO {
             t.translation = if gap.length() <= step { glide.0 } else { t.translation + gap.normalize() * step };
+            // The window sleeps between inputs; a glide under way keeps it drawing.
+            redraw.write(bevy::window::RequestRedraw);
         }
     }
 }

@@ -2,6 +2,7 @@
 //! odds, controls), the log strip, and the banner for prompts, refusals and the outcome.
 
 use super::input::{Choice, Hover, Intent, player_awaited};
+use super::screens::{BattlePhase, OnBattleScreen, Screen};
 use super::{LOG_HEIGHT, Notice, PANEL_WIDTH, Viewer, shown_creature_at};
 use crate::battle::narrate::narrate;
 use crate::battle::{
@@ -16,8 +17,15 @@ use std::fmt::Write;
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<LastReasons>()
-        .add_systems(Startup, spawn_hud)
-        .add_systems(Update, (keep_reasons, update_panel, update_log, update_banner).chain());
+        .add_systems(OnEnter(Screen::Battle), spawn_hud.in_set(OnBattleScreen))
+        // The pause menu covers the map; the panels step aside for it rather than show through.
+        .add_systems(OnEnter(BattlePhase::Paused), |mut hud: Query<&mut Visibility, With<HudRoot>>| {
+            hud.iter_mut().for_each(|mut v| *v = Visibility::Hidden)
+        })
+        .add_systems(OnExit(BattlePhase::Paused), |mut hud: Query<&mut Visibility, With<HudRoot>>| {
+            hud.iter_mut().for_each(|mut v| *v = Visibility::Inherited)
+        })
+        .add_systems(Update, (keep_reasons, update_panel, update_log, update_banner).chain().in_set(OnBattleScreen));
 }
 
 /// The AI's last weighed decision (`AiExplained`), shown on demand.
@@ -66,12 +74,18 @@ struct PanelText;
 #[derive(Component)]
 struct LogText;
 
+/// The panel and the log strip.
+#[derive(Component)]
+struct HudRoot;
+
 #[derive(Component)]
 struct BannerText;
 
 fn spawn_hud(mut commands: Commands) {
     let font = |px: f32| TextFont { font_size: FontSize::Px(px), ..default() };
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
+        HudRoot,
         Node {
             position_type: PositionType::Absolute,
             right: px(0),
@@ -86,6 +100,8 @@ fn spawn_hud(mut commands: Commands) {
         children![(Text::new(""), font(13.0), TextColor(Color::srgb(0.9, 0.9, 0.88)), PanelText)],
     ));
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
+        HudRoot,
         Node {
             position_type: PositionType::Absolute,
             left: px(0),
@@ -100,6 +116,7 @@ fn spawn_hud(mut commands: Commands) {
         children![(Text::new(""), font(13.0), TextColor(Color::srgb(0.82, 0.84, 0.8)), LogText)],
     ));
     commands.spawn((
+        DespawnOnExit(Screen::Battle),
         Node {
             position_type: PositionType::Absolute,
             left: px(10),

@@ -1,6 +1,7 @@
 //! Mouse and keyboard (leafwing-input-manager): the square under the cursor, commands for the
 //! player's creatures, the camera, and the screenshot used by render tests.
 
+use super::screens::{OnBattleScreen, Screen};
 use super::{Notice, TILE, Viewer, shown_creature_at, square_at};
 use crate::battle::{ActiveBattle, Battle, BattleSystems, Command, Controller, CreatureId, IssueCommand, Target};
 use crate::level::compendium::AreaSpec;
@@ -128,17 +129,26 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Hover>()
         .init_resource::<Choice>()
         .init_resource::<Intent>()
-        .add_systems(Startup, |viewer: Res<Viewer>, mut choice: ResMut<Choice>| choice.reasons = !viewer.plays)
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(PlayerAction::input_map());
         })
         .add_systems(
+            OnEnter(Screen::Battle),
+            (|viewer: Res<Viewer>, mut choice: ResMut<Choice>| {
+                *choice = Choice { reasons: !viewer.plays, ..Choice::default() };
+            })
+            .in_set(OnBattleScreen),
+        )
+        .add_systems(
             Update,
             (
-                (track_hover, follow_turn, choose, resolve_intent, act).chain().in_set(BattleSystems::Decide),
-                move_camera,
-                screenshot,
+                (track_hover, follow_turn, choose, resolve_intent, act)
+                    .chain()
+                    .in_set(BattleSystems::Decide)
+                    .in_set(OnBattleScreen),
+                move_camera.in_set(OnBattleScreen),
                 snapshot,
+                screenshot,
             ),
         );
 }
@@ -443,7 +453,8 @@ fn screenshot(
 fn snapshot(
     mut commands: Commands,
     actions: Query<&ActionState<PlayerAction>>,
-    battle: Res<ActiveBattle>,
+    battle: Option<Res<ActiveBattle>>,
+    screen: Res<State<Screen>>,
     mut notice: ResMut<Notice>,
     mut saved: Local<Option<String>>,
 ) {
@@ -455,11 +466,11 @@ fn snapshot(
     if !a.just_pressed(&PlayerAction::Snapshot) {
         return;
     }
-    let b = &battle.battle;
-    let path = (0..)
-        .map(|k| PathBuf::from(format!("meshal-seed{}-round{}-{k}.png", b.seed(), b.round())))
-        .find(|p| !p.exists())
-        .unwrap_or_default();
+    let stem = match (screen.get(), battle) {
+        (Screen::Battle, Some(b)) => format!("meshal-seed{}-round{}", b.battle.seed(), b.battle.round()),
+        (other, _) => format!("meshal-{}", format!("{other:?}").to_lowercase()),
+    };
+    let path = (0..).map(|k| PathBuf::from(format!("{stem}-{k}.png"))).find(|p| !p.exists()).unwrap_or_default();
     *saved = Some(format!("screenshot saved to {}", path.display()));
     commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
 }

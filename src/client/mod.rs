@@ -8,9 +8,13 @@
 //! command shows its reason and the rule it breaks, and changes nothing.
 
 mod board;
+mod flow;
 mod hud;
 mod input;
+pub mod menu;
 mod overlay;
+mod result;
+pub mod screens;
 
 use crate::battle::{Battle, Fighter};
 use crate::rules::grid::Pos;
@@ -49,13 +53,15 @@ pub fn shown_creature_at(b: &Battle, side: usize, at: Pos) -> Option<&Fighter> {
 pub struct Notice(pub String);
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<Notice>().add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin));
+    app.init_resource::<Notice>()
+        .insert_resource(Viewer { side: 0, plays: false })
+        .add_plugins(screens::plugin)
+        .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin))
+        .add_plugins((menu::plugin, flow::plugin, result::plugin));
 }
 
 /// How the screen is set up.
 pub struct ScreenOptions {
-    /// The side the player commands; None = watch the AI play every side (from side 0's view).
-    pub player_side: Option<usize>,
     /// Act as if the cursor rested on this square (for screenshots of the overlays).
     pub hover: Option<Pos>,
     /// Save a screenshot once this many frames have been drawn, then quit.
@@ -64,10 +70,7 @@ pub struct ScreenOptions {
 
 /// Add the client to an app that already has the battle (and whoever plays the other sides).
 pub fn install(app: &mut App, opts: ScreenOptions) -> Result<(), String> {
-    let viewer = Viewer { side: opts.player_side.unwrap_or(0), plays: opts.player_side.is_some() };
-    app.add_plugins(plugin)
-        .insert_resource(viewer)
-        .insert_resource(input::Hover { square: opts.hover, pinned: opts.hover.is_some() });
+    app.add_plugins(plugin).insert_resource(input::Hover { square: opts.hover, pinned: opts.hover.is_some() });
     if let Some((path, frames)) = opts.screenshot {
         // Quitting waits for the file to appear, so an old one must not count.
         if path.exists() {

@@ -3,6 +3,7 @@
 //! creature under it, and the squares an area attack would cover.
 
 use super::input::{Choice, Hover, Intent, player_awaited};
+use super::screens::{OnBattleScreen, Screen};
 use super::{TILE, Viewer, shown_creature_at, square_centre};
 use crate::battle::{ActiveBattle, Command};
 use crate::rules::facing::{Actor, Sector, sector_for};
@@ -11,7 +12,7 @@ use crate::rules::los::sight_line;
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, (shade_unseen, shade_reachable, draw_aids));
+    app.add_systems(Update, (shade_unseen, shade_reachable, draw_aids).in_set(OnBattleScreen));
 }
 
 #[derive(Component)]
@@ -28,7 +29,8 @@ fn shade_unseen(
     mut made_for: Local<Option<usize>>,
 ) {
     let b = &battle.battle;
-    if *made_for == Some(b.log().len()) {
+    // A battle begun afresh may have a log as long as the last one's.
+    if *made_for == Some(b.log().len()) && !battle.is_added() {
         return;
     }
     *made_for = Some(b.log().len());
@@ -41,6 +43,7 @@ fn shade_unseen(
             Sprite::from_color(Color::srgba(0.0, 0.0, 0.05, 0.38), Vec2::splat(TILE)),
             Transform::from_translation(square_centre(b.map().pos_of(i)).extend(0.5)),
             FogShade,
+            DespawnOnExit(Screen::Battle),
         ));
     }
 }
@@ -66,7 +69,7 @@ fn shade_reachable(
         let f = b.fighter(c);
         (c, f.origin, f.ap, choice.sprint, b.log().len())
     });
-    if *made_for == key {
+    if *made_for == key && !battle.is_added() {
         return;
     }
     *made_for = key;
@@ -83,6 +86,7 @@ fn shade_reachable(
             Sprite::from_color(colour, Vec2::splat(TILE - 2.0)),
             Transform::from_translation(centre.extend(1.0)),
             ReachShade,
+            DespawnOnExit(Screen::Battle),
         ));
     }
 }
