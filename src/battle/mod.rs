@@ -22,6 +22,7 @@ pub mod script;
 mod setup;
 pub mod state;
 mod stats;
+mod strike_from;
 mod turns;
 pub mod types;
 
@@ -31,6 +32,7 @@ pub use explain::{AiExplained, Explanation, Explanations, LookAheadReport, Optio
 pub use query::{AttackNumbers, AttackPreview, AttackQuery, DefenseOption, StepOption, WindowPreview};
 pub use setup::{MAX_SIDES, SetupError};
 pub use state::{Armed, Battle, Fighter, Phase, Placement, Presence, ReactionWindow};
+pub use strike_from::StrikeFrom;
 pub use types::{Command, CreatureId, Event, LogEntry, Outcome, Rejection, Target, WindowKind};
 
 use crate::rules::creature::{Attributes, Size};

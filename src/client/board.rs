@@ -432,6 +432,18 @@ fn show_tokens(
 /// Where the viewer's side last saw creatures it no longer perceives (its own memory).
 fn draw_last_seen(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut gizmos: Gizmos) {
     let b = &battle.battle;
+    // The creature in turn (or answering an attack) wears a gold double ring, if the viewer's
+    // side may be shown it.
+    if let Some((c, _)) = b.awaiting()
+        && b.shown_to(viewer.side, c)
+    {
+        let f = b.fighter(c);
+        let place = OnGrid { origin: f.origin, size: f.size };
+        let r = TILE * (0.5 * f.size.footprint() as f32 + 0.05);
+        let gold = Color::srgb(1.0, 0.82, 0.2);
+        gizmos.circle_2d(Isometry2d::from_translation(token_centre(&place)), r, gold);
+        gizmos.circle_2d(Isometry2d::from_translation(token_centre(&place)), r + 3.0, gold.with_alpha(0.6));
+    }
     for f in b.creatures() {
         if f.side == viewer.side || b.shown_to(viewer.side, f.id) {
             continue;

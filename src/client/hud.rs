@@ -3,8 +3,7 @@
 
 use super::input::{Choice, Hover, Intent, player_awaited};
 use super::screens::{BattlePhase, OnBattleScreen, Screen};
-use super::{LOG_HEIGHT, Notice, PANEL_WIDTH, Viewer, shown_creature_at};
-use crate::battle::narrate::narrate;
+use super::{Notice, PANEL_WIDTH, Viewer, shown_creature_at};
 use crate::battle::{
     ActiveBattle, AiExplained, Battle, Command, CreatureId, Explanation, Fighter, Outcome, WindowKind,
 };
@@ -25,7 +24,12 @@ pub fn plugin(app: &mut App) {
         .add_systems(OnExit(BattlePhase::Paused), |mut hud: Query<&mut Visibility, With<HudRoot>>| {
             hud.iter_mut().for_each(|mut v| *v = Visibility::Inherited)
         })
-        .add_systems(Update, (keep_reasons, update_panel, update_log, update_banner).chain().in_set(OnBattleScreen));
+        .add_systems(Update, (keep_reasons, update_panel, update_banner).chain().in_set(OnBattleScreen))
+        .add_systems(
+            Update,
+            (click_end_turn.in_set(crate::battle::BattleSystems::Decide), super::screens::shade_buttons)
+                .in_set(OnBattleScreen),
+        );
 }
 
 /// The AI's last weighed decision (`AiExplained`), shown on demand.
@@ -71,17 +75,47 @@ fn reasons_lines(out: &mut String, b: &Battle, e: &Explanation) {
 #[derive(Component)]
 struct PanelText;
 
-#[derive(Component)]
-struct LogText;
-
 /// The panel and the log strip.
 #[derive(Component)]
-struct HudRoot;
+pub(super) struct HudRoot;
 
 #[derive(Component)]
 struct BannerText;
 
+/// The panel's "End turn" button: mouse-only play needs no key.
+#[derive(Component, Clone, Copy)]
+struct EndTurnButton;
+
+fn click_end_turn(
+    buttons: Query<(&Interaction, &EndTurnButton), Changed<Interaction>>,
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    mut notice: ResMut<Notice>,
+    mut out: MessageWriter<crate::battle::IssueCommand>,
+) {
+    if super::screens::clicked(&buttons).is_empty() {
+        return;
+    }
+    let Some((me, None)) = player_awaited(&battle, &viewer) else {
+        notice.0 = "Not your turn".into();
+        return;
+    };
+    match battle.battle.check(me, &Command::EndTurn) {
+        Ok(()) => {
+            out.write(crate::battle::IssueCommand { creature: me, command: Command::EndTurn });
+        }
+        Err(r) => notice.0 = format!("Refused: {r}"),
+    }
+}
+
 fn spawn_hud(mut commands: Commands) {
+    commands.spawn((
+        DespawnOnExit(Screen::Battle),
+        HudRoot,
+        Node { position_type: PositionType::Absolute, right: px(12), bottom: px(12), ..default() },
+        GlobalZIndex(5),
+        children![super::screens::button("End turn (Enter)", EndTurnButton, 16.0)],
+    ));
     let font = |px: f32| TextFont { font_size: FontSize::Px(px), ..default() };
     commands.spawn((
         DespawnOnExit(Screen::Battle),
@@ -101,22 +135,6 @@ fn spawn_hud(mut commands: Commands) {
     ));
     commands.spawn((
         DespawnOnExit(Screen::Battle),
-        HudRoot,
-        Node {
-            position_type: PositionType::Absolute,
-            left: px(0),
-            right: px(PANEL_WIDTH),
-            bottom: px(0),
-            height: px(LOG_HEIGHT),
-            padding: UiRect { left: px(10), right: px(10), top: px(6), bottom: px(6) },
-            overflow: Overflow::clip(),
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.05, 0.05, 0.07, 0.92)),
-        children![(Text::new(""), font(13.0), TextColor(Color::srgb(0.82, 0.84, 0.8)), LogText)],
-    ));
-    commands.spawn((
-        DespawnOnExit(Screen::Battle),
         Node {
             position_type: PositionType::Absolute,
             left: px(10),
@@ -131,7 +149,7 @@ fn spawn_hud(mut commands: Commands) {
 }
 
 /// The bundled font has Latin glyphs only.
-fn plain(s: &str) -> String {
+pub(super) fn plain(s: &str) -> String {
     s.chars()
         .map(|c| match c {
             '✗' => 'x',
@@ -253,6 +271,11 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
                 "  click: move ({cost} squares{}, 1 AP)",
                 if *sprint { ", sprinting: -1 Activeness die" } else { "" }
             );
+            // Walking into reach of the enemy clicked: the strike follows on arrival.
+            if let Some(Command::Attack { weapon, .. }) = &intent.then {
+                let name = f.weapon(weapon).map_or(weapon.clone(), |w| w.weapon.name.clone());
+                let _ = writeln!(out, "  then strike with {name} from {}", path.last().copied().unwrap_or_default());
+            }
         }
         Some(cmd @ Command::Attack { .. }) => {
             let weapon = match cmd {
@@ -280,6 +303,38 @@ sectors show: green front, yellow side, red rear (an\n\
 attack from the rear cannot be defended). Area\n\
 weapons show the squares they would cover.";
 
+/// The turn order as the viewer's side was told it (TIME-2, PERC-3: the creatures it knew of
+/// when the order was set), the creature in turn in brackets, the fallen marked.
+fn tracker_line(out: &mut String, b: &Battle, viewer: &Viewer, in_turn: Option<CreatureId>) {
+    let side = &b.sides()[viewer.side].name;
+    let Some(order) = b
+        .log_for_side(side)
+        .filter_map(|e| match &e.event {
+            crate::battle::Event::TurnOrder { order } => Some(order),
+            _ => None,
+        })
+        .last()
+    else {
+        return;
+    };
+    let names: Vec<String> = order
+        .iter()
+        .map(|&c| {
+            let f = b.fighter(c);
+            let mut n = f.name.clone();
+            // Its own, or one it perceives: a fallen foe out of sight is not known to be down.
+            if (f.side == viewer.side || b.shown_to(viewer.side, c)) && !f.can_act() {
+                n.push_str(" (down)");
+            }
+            if Some(c) == in_turn && b.shown_to(viewer.side, c) {
+                n = format!("[{n}]");
+            }
+            n
+        })
+        .collect();
+    let _ = writeln!(out, "Order: {}", names.join(" > "));
+}
+
 fn update_panel(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
@@ -294,6 +349,7 @@ fn update_panel(
     let mut out = String::new();
     let _ = writeln!(out, "{}  -  round {}", b.level_name(), b.round());
     let awaited = b.awaiting();
+    tracker_line(&mut out, b, &viewer, awaited.map(|(c, _)| c));
     let mine = player_awaited(&battle, &viewer);
     match awaited {
         Some((c, w)) => {
@@ -339,18 +395,6 @@ fn update_panel(
     }
 }
 
-fn update_log(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut text: Query<&mut Text, With<LogText>>) {
-    if !battle.is_changed() {
-        return;
-    }
-    let Ok(mut text) = text.single_mut() else { return };
-    let b = &battle.battle;
-    let side = b.sides()[viewer.side].name.clone();
-    let lines: Vec<String> = b.log_for_side(&side).filter_map(|e| narrate(b, &e.event)).collect();
-    let start = lines.len().saturating_sub(9);
-    text.0 = plain(&lines[start..].join("\n"));
-}
-
 fn update_banner(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
@@ -374,18 +418,27 @@ fn update_banner(
         out = match kind {
             WindowKind::Defense => {
                 let roll = w.damage_if_taken.map_or(String::new(), |after| format!(": {after} damage coming"));
-                let allowed: Vec<String> = w
-                    .attack
-                    .defenses
-                    .iter()
-                    .filter(|d| d.allowed.is_ok())
-                    .map(|d| format!("{:?} {} dice, {} AP", d.defense, d.dice, d.ap))
-                    .collect();
-                format!(
-                    "{attacker} attacks {}{roll}. Defend with [{}] (B/D/R) or N to take it",
-                    f.name,
-                    allowed.join("; ")
-                )
+                let mut lines = vec![format!("{attacker} attacks {} with {}{roll}. Defend?", f.name, w.weapon)];
+                for d in &w.attack.defenses {
+                    let key = match d.defense {
+                        crate::rules::attack::Defense::Block => "B",
+                        crate::rules::attack::Defense::Dodge => "D",
+                        crate::rules::attack::Defense::Resist => "R",
+                    };
+                    lines.push(match &d.allowed {
+                        Ok(()) => format!(
+                            "  {key}  {:?}: {} dice, {} AP - prevents {:.1} on average",
+                            d.defense,
+                            d.dice,
+                            d.ap,
+                            w.expected_prevented(d)
+                        ),
+                        Err(why) => format!("     {:?} not allowed: {}", d.defense, why),
+                    });
+                }
+                let taken = w.damage_if_taken.map_or("the attack".to_string(), |after| format!("{after} damage"));
+                lines.push(format!("  N  take it ({taken}), keeping {} AP", f.ap));
+                lines.join("\n")
             }
             WindowKind::BeforeAttack => format!(
                 "{attacker} attacks {}. Click a square to Quick Step away, K to counter-attack, N to let it come",

@@ -129,6 +129,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Hover>()
         .init_resource::<Choice>()
         .init_resource::<Intent>()
+        .init_resource::<PendingStrike>()
         .add_systems(Startup, |mut commands: Commands| {
             commands.spawn(PlayerAction::input_map());
         })
@@ -142,7 +143,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (track_hover, follow_turn, choose, resolve_intent, act)
+                (track_hover, follow_turn, choose, resolve_intent, act, strike_on_arrival)
                     .chain()
                     .in_set(BattleSystems::Decide)
                     .in_set(OnBattleScreen),
@@ -171,7 +172,13 @@ pub struct Intent {
     /// The viewer's creature in its own turn (the player's, or any when watching).
     pub creature: Option<CreatureId>,
     pub command: Option<Command>,
+    /// The attack to make once `command` (a move into reach of the clicked enemy) is done.
+    pub then: Option<Command>,
 }
+
+/// A strike waiting for the move into reach before it (walk into reach and strike).
+#[derive(Resource, Default, Clone, Debug)]
+pub struct PendingStrike(Option<(CreatureId, Command, usize)>);
 
 pub fn resolve_intent(
     battle: Res<ActiveBattle>,
@@ -192,8 +199,9 @@ pub fn resolve_intent(
         }
         _ => None,
     };
-    let command = creature.zip(hover.square).and_then(|(me, at)| click_command(b, me, at, &choice));
-    intent.set_if_neq(Intent { creature, command });
+    let plan = creature.zip(hover.square).and_then(|(me, at)| click_plan(b, me, at, &choice));
+    let (command, then) = plan.map_or((None, None), |(c, t)| (Some(c), t));
+    intent.set_if_neq(Intent { creature, command, then });
 }
 
 fn track_hover(
@@ -270,7 +278,31 @@ fn choose(
 }
 
 /// The command a click on `at` means for creature `me`.
+#[cfg(test)]
 pub fn click_command(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Command> {
+    click_plan(b, me, at, choice).map(|(c, _)| c)
+}
+
+/// The command a click on `at` means, and the attack to follow it: an enemy no weapon reaches
+/// from here is walked up to (the cheapest move into reach, the engine's `walk_to_strike`) and
+/// then struck.
+pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<(Command, Option<Command>)> {
+    let f = b.fighter(me);
+    if choice.weapon.is_none()
+        && let Some(o) = shown_creature_at(b, f.side, at).filter(|c| c.id != me && b.hostile(me, c.id))
+        && let Some(strike) = click_here(b, me, at, choice)
+            .filter(|c| b.check(me, c).is_err())
+            .and_then(|_| b.walk_to_strike(me, o.id, choice.sprint))
+    {
+        let face = b.ruleset().facing.then_some(strike.facing);
+        let then = Command::Attack { weapon: strike.weapon, target: Target::Creature(o.id), additives: vec![] };
+        return Some((Command::Move { path: strike.path, sprint: choice.sprint, face }, Some(then)));
+    }
+    click_here(b, me, at, choice).map(|c| (c, None))
+}
+
+/// What a click on `at` means from where `me` stands.
+fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Command> {
     let f = b.fighter(me);
     let occupant = shown_creature_at(b, f.side, at).filter(|c| c.id != me);
     if let Some(key) = &choice.weapon {
@@ -315,6 +347,7 @@ pub fn move_path(b: &Battle, me: CreatureId, at: Pos, sprint: bool) -> Option<Ve
     b.path_to(me, at, sprint)
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it uses
 fn act(
     actions: Query<&ActionState<PlayerAction>>,
     battle: Res<ActiveBattle>,
@@ -322,6 +355,7 @@ fn act(
     hover: Res<Hover>,
     intent: Res<Intent>,
     mut notice: ResMut<Notice>,
+    mut pending: ResMut<PendingStrike>,
     mut out: MessageWriter<IssueCommand>,
 ) {
     let Ok(a) = actions.single() else { return };
@@ -396,6 +430,9 @@ fn act(
     match b.check(me, &command) {
         Ok(()) => {
             notice.0.clear();
+            if window.is_none() && Some(&command) == intent.command.as_ref() && pressed(PlayerAction::Confirm) {
+                pending.0 = intent.then.clone().map(|then| (me, then, b.log().len()));
+            }
             out.write(IssueCommand { creature: me, command });
         }
         // Refused before it reaches the battle: the state is untouched, the reason shown.
@@ -403,9 +440,41 @@ fn act(
     }
 }
 
+/// Once the move into reach is done and the creature is still in its turn, the strike.
+fn strike_on_arrival(
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    mut pending: ResMut<PendingStrike>,
+    mut notice: ResMut<Notice>,
+    mut out: MessageWriter<IssueCommand>,
+) {
+    let Some((me, strike, issued_at)) = pending.0.clone() else { return };
+    let b = &battle.battle;
+    if b.log().len() == issued_at {
+        return; // the move is not applied yet
+    }
+    match player_awaited(&battle, &viewer) {
+        Some((c, None)) if c == me => {
+            pending.0 = None;
+            match b.check(me, &strike) {
+                Ok(()) => {
+                    out.write(IssueCommand { creature: me, command: strike });
+                }
+                Err(r) => notice.0 = format!("Arrived, but the strike is refused: {r}"),
+            }
+        }
+        // A reaction to the move (a window) is answered first; the strike waits for it.
+        Some((_, Some(_))) => {}
+        _ if b.awaiting().is_some_and(|(_, w)| w.is_some()) => {}
+        // Its turn is over: the strike is dropped.
+        _ => pending.0 = None,
+    }
+}
+
 fn move_camera(
     actions: Query<&ActionState<PlayerAction>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    window: Query<&Window>,
     time: Res<Time>,
 ) {
     let (Ok(a), Ok((mut t, mut projection))) = (actions.single(), camera.single_mut()) else { return };
@@ -423,8 +492,14 @@ fn move_camera(
         }
     }
     t.translation += (d * speed).extend(0.0);
+    // The wheel over the panel or the log strip scrolls them, not the map.
+    let over_map = window
+        .single()
+        .ok()
+        .and_then(|w| Some((w.cursor_position()?, w.width(), w.height())))
+        .is_none_or(|(c, w, h)| c.x < w - super::PANEL_WIDTH && c.y < h - super::LOG_HEIGHT);
     let zoom = a.value(&PlayerAction::Zoom);
-    if zoom != 0.0 {
+    if zoom != 0.0 && over_map {
         ortho.scale = (ortho.scale * (1.0 - 0.1 * zoom.clamp(-3.0, 3.0))).clamp(0.25, 4.0);
     }
 }
@@ -476,108 +551,5 @@ fn snapshot(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::level::{builtin_compendium, parse_level};
-
-    fn battle() -> Battle {
-        let text = r#"(name: "Clicks", map: ["WWWWWWWW", "W......W", "W......W", "W..W...W", "WWWWWWWW"],
-            legend: { '.': "floor", 'W': "wall" },
-            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
-            sides: [(name: "You", human: true), (name: "Foe")],
-            creatures: [
-                (name: "Mage", template: "caster", side: "You", at: (1, 2), facing: E, overrides: (activeness: Some(10))),
-                (name: "Brute", template: "human_fighter", side: "Foe", at: (2, 2), facing: W, overrides: (activeness: Some(1))),
-                (name: "Far", template: "human_fighter", side: "Foe", at: (6, 1), facing: W, overrides: (activeness: Some(1))),
-            ])"#;
-        let level = parse_level("clicks.level.ron", text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
-        let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
-        assert_eq!(b.awaiting(), Some((0, None)), "the mage acts first");
-        b
-    }
-
-    // RULES: ATK-E7 — a click on a perceived enemy with no weapon chosen attacks it with the first
-    // weapon the engine accepts.
-    #[test]
-    fn clicking_an_enemy_attacks_it() {
-        let b = battle();
-        let c = click_command(&b, 0, Pos::new(2, 2), &Choice::default()).unwrap();
-        assert!(matches!(&c, Command::Attack { target: Target::Creature(1), .. }), "{c:?}");
-        assert_eq!(b.check(0, &c), Ok(()));
-    }
-
-    // RULES: MOVE-1 — a click on a free square moves there along a path the engine accepts; a wall
-    // or the creature's own square is no move.
-    #[test]
-    fn clicking_a_square_moves_there() {
-        let b = battle();
-        let c = click_command(&b, 0, Pos::new(1, 1), &Choice::default()).unwrap();
-        let Command::Move { path, sprint: false, .. } = &c else { panic!("{c:?}") };
-        assert_eq!(path.last(), Some(&Pos::new(1, 1)));
-        assert_eq!(b.check(0, &c), Ok(()));
-        assert_eq!(click_command(&b, 0, Pos::new(3, 1), &Choice::default()), None, "a wall");
-        assert_eq!(click_command(&b, 0, Pos::new(1, 2), &Choice::default()), None, "its own square");
-        let sprint = Choice { sprint: true, ..Choice::default() };
-        let far = Pos::new(5, 3);
-        assert!(click_command(&b, 0, far, &Choice::default()).is_none(), "out of a walk's reach");
-        let c = click_command(&b, 0, far, &sprint).expect("within a sprint's reach");
-        assert!(matches!(c, Command::Move { sprint: true, .. }));
-        assert_eq!(b.check(0, &c), Ok(()));
-    }
-
-    // RULES: AREA-E1, AREA-E3 — a circle is centred on the clicked square; a ray is aimed toward it.
-    #[test]
-    fn area_weapons_aim_at_the_clicked_square() {
-        let b = battle();
-        let fireball = Choice { weapon: Some("fireball".into()), ..Choice::default() };
-        let c = click_command(&b, 0, Pos::new(6, 1), &fireball).unwrap();
-        assert!(matches!(c, Command::Attack { target: Target::Square(p), .. } if p == Pos::new(6, 1)), "{c:?}");
-        assert!(b.area_squares(0, &c).unwrap().contains(&Pos::new(5, 2)), "radius 1 around the square");
-        let lightning = Choice { weapon: Some("lightning".into()), ..Choice::default() };
-        let c = click_command(&b, 0, Pos::new(6, 2), &lightning).unwrap();
-        assert!(matches!(c, Command::Attack { target: Target::Toward(Facing::E), .. }), "{c:?}");
-        assert_eq!(b.area_targets(0, &c), Some(vec![1]), "the ray hits the brute in its way");
-    }
-
-    // RULES: POST-3, GEN-2, MOVE-1 — what the screen offers is what the engine accepts: with
-    // postures switched off a creature written Prone moves as Standing, and every square shown
-    // as reachable (walk and sprint) is a move the engine takes; none beyond.
-    #[test]
-    fn offered_moves_are_accepted_with_postures_off() {
-        let text = r#"(name: "Off", map: ["WWWWWWWWWW", "W........W", "W........W", "WWWWWWWWWW"],
-            legend: { '.': "floor", 'W': "wall" },
-            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
-            sides: [(name: "You", human: true), (name: "Foe")],
-            creatures: [
-                (name: "Crawler", template: "human_fighter", side: "You", at: (1, 1), posture: Prone, overrides: (activeness: Some(10))),
-                (name: "Foe", template: "human_fighter", side: "Foe", at: (8, 2), overrides: (activeness: Some(1))),
-            ],
-            ruleset: (postures: false))"#;
-        let setup = |text: &str| {
-            let level = parse_level("off.level.ron", text, builtin_compendium()).unwrap();
-            Battle::new(&level, builtin_compendium(), 1).unwrap()
-        };
-        let b = setup(text);
-        let standing = setup(&text.replace("posture: Prone, ", ""));
-        for sprint in [false, true] {
-            let reach = |b: &Battle| -> Vec<Pos> {
-                b.reachable(0, sprint).unwrap().destinations().filter(|&p| p != Pos::new(1, 1)).collect()
-            };
-            let offered = reach(&b);
-            assert_eq!(offered, reach(&standing), "a standing walker's reach, not a prone crawl");
-            for y in 0..4 {
-                for x in 0..10 {
-                    let at = Pos::new(x, y);
-                    let click = click_command(&b, 0, at, &Choice { sprint, ..Choice::default() });
-                    match click {
-                        Some(c @ Command::Move { .. }) => {
-                            assert!(offered.contains(&at), "{at} is clicked but not shown");
-                            assert_eq!(b.check(0, &c), Ok(()), "{at}: the engine refuses what is offered");
-                        }
-                        _ => assert!(!offered.contains(&at), "{at} is shown but no move"),
-                    }
-                }
-            }
-        }
-    }
-}
+#[path = "input_tests.rs"]
+mod tests;

@@ -11,6 +11,7 @@ mod board;
 mod flow;
 mod hud;
 mod input;
+mod log;
 pub mod menu;
 mod overlay;
 mod result;
@@ -56,7 +57,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Notice>()
         .insert_resource(Viewer { side: 0, plays: false })
         .add_plugins(screens::plugin)
-        .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin))
+        .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
         .add_plugins((menu::plugin, flow::plugin, result::plugin));
 }
 

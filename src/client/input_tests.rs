@@ -1,0 +1,137 @@
+//! Clicks and keys turned into commands, checked against the engine.
+
+use super::*;
+use crate::level::{builtin_compendium, parse_level};
+
+fn battle() -> Battle {
+    let text = r#"(name: "Clicks", map: ["WWWWWWWW", "W......W", "W......W", "W..W...W", "WWWWWWWW"],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "You", human: true), (name: "Foe")],
+        creatures: [
+            (name: "Mage", template: "caster", side: "You", at: (1, 2), facing: E, overrides: (activeness: Some(10))),
+            (name: "Brute", template: "human_fighter", side: "Foe", at: (2, 2), facing: W, overrides: (activeness: Some(1))),
+            (name: "Far", template: "human_fighter", side: "Foe", at: (6, 1), facing: W, overrides: (activeness: Some(1))),
+        ])"#;
+    let level = parse_level("clicks.level.ron", text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+    assert_eq!(b.awaiting(), Some((0, None)), "the mage acts first");
+    b
+}
+
+// RULES: ATK-E7 — a click on a perceived enemy with no weapon chosen attacks it with the first
+// weapon the engine accepts.
+#[test]
+fn clicking_an_enemy_attacks_it() {
+    let b = battle();
+    let c = click_command(&b, 0, Pos::new(2, 2), &Choice::default()).unwrap();
+    assert!(matches!(&c, Command::Attack { target: Target::Creature(1), .. }), "{c:?}");
+    assert_eq!(b.check(0, &c), Ok(()));
+}
+
+// RULES: MOVE-1 — a click on a free square moves there along a path the engine accepts; a wall
+// or the creature's own square is no move.
+#[test]
+fn clicking_a_square_moves_there() {
+    let b = battle();
+    let c = click_command(&b, 0, Pos::new(1, 1), &Choice::default()).unwrap();
+    let Command::Move { path, sprint: false, .. } = &c else { panic!("{c:?}") };
+    assert_eq!(path.last(), Some(&Pos::new(1, 1)));
+    assert_eq!(b.check(0, &c), Ok(()));
+    assert_eq!(click_command(&b, 0, Pos::new(3, 1), &Choice::default()), None, "a wall");
+    assert_eq!(click_command(&b, 0, Pos::new(1, 2), &Choice::default()), None, "its own square");
+    let sprint = Choice { sprint: true, ..Choice::default() };
+    let far = Pos::new(5, 3);
+    assert!(click_command(&b, 0, far, &Choice::default()).is_none(), "out of a walk's reach");
+    let c = click_command(&b, 0, far, &sprint).expect("within a sprint's reach");
+    assert!(matches!(c, Command::Move { sprint: true, .. }));
+    assert_eq!(b.check(0, &c), Ok(()));
+}
+
+// RULES: AREA-E1, AREA-E3 — a circle is centred on the clicked square; a ray is aimed toward it.
+#[test]
+fn area_weapons_aim_at_the_clicked_square() {
+    let b = battle();
+    let fireball = Choice { weapon: Some("fireball".into()), ..Choice::default() };
+    let c = click_command(&b, 0, Pos::new(6, 1), &fireball).unwrap();
+    assert!(matches!(c, Command::Attack { target: Target::Square(p), .. } if p == Pos::new(6, 1)), "{c:?}");
+    assert!(b.area_squares(0, &c).unwrap().contains(&Pos::new(5, 2)), "radius 1 around the square");
+    let lightning = Choice { weapon: Some("lightning".into()), ..Choice::default() };
+    let c = click_command(&b, 0, Pos::new(6, 2), &lightning).unwrap();
+    assert!(matches!(c, Command::Attack { target: Target::Toward(Facing::E), .. }), "{c:?}");
+    assert_eq!(b.area_targets(0, &c), Some(vec![1]), "the ray hits the brute in its way");
+}
+
+// RULES: POST-3, GEN-2, MOVE-1 — what the screen offers is what the engine accepts: with
+// postures switched off a creature written Prone moves as Standing, and every square shown
+// as reachable (walk and sprint) is a move the engine takes; none beyond.
+#[test]
+fn offered_moves_are_accepted_with_postures_off() {
+    let text = r#"(name: "Off", map: ["WWWWWWWWWW", "W........W", "W........W", "WWWWWWWWWW"],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "You", human: true), (name: "Foe")],
+        creatures: [
+            (name: "Crawler", template: "human_fighter", side: "You", at: (1, 1), posture: Prone, overrides: (activeness: Some(10))),
+            (name: "Foe", template: "human_fighter", side: "Foe", at: (8, 2), overrides: (activeness: Some(1))),
+        ],
+        ruleset: (postures: false))"#;
+    let setup = |text: &str| {
+        let level = parse_level("off.level.ron", text, builtin_compendium()).unwrap();
+        Battle::new(&level, builtin_compendium(), 1).unwrap()
+    };
+    let b = setup(text);
+    let standing = setup(&text.replace("posture: Prone, ", ""));
+    for sprint in [false, true] {
+        let reach = |b: &Battle| -> Vec<Pos> {
+            b.reachable(0, sprint).unwrap().destinations().filter(|&p| p != Pos::new(1, 1)).collect()
+        };
+        let offered = reach(&b);
+        assert_eq!(offered, reach(&standing), "a standing walker's reach, not a prone crawl");
+        for y in 0..4 {
+            for x in 0..10 {
+                let at = Pos::new(x, y);
+                let click = click_command(&b, 0, at, &Choice { sprint, ..Choice::default() });
+                match click {
+                    Some(c @ Command::Move { .. }) => {
+                        // A click on the foe walks up to it: the move ends on an offered square.
+                        let Command::Move { path, .. } = &c else { unreachable!() };
+                        let end = *path.last().unwrap();
+                        assert!(end == at || at == Pos::new(8, 2), "{at}: a move elsewhere");
+                        assert!(offered.contains(&end), "{end} is clicked but not shown");
+                        assert_eq!(b.check(0, &c), Ok(()), "{at}: the engine refuses what is offered");
+                    }
+                    _ => assert!(!offered.contains(&at), "{at} is shown but no move"),
+                }
+            }
+        }
+    }
+}
+
+// RULES: ATK-1, MOVE-1 — a click on an enemy no weapon reaches walks into reach by the cheapest
+// move the engine accepts (previewed as the click's command), then strikes: the move ends where
+// the follow-up attack is accepted.
+#[test]
+fn clicking_a_distant_enemy_walks_into_reach_and_strikes() {
+    let text = r#"(name: "Walk up", map: ["WWWWWWWWW", "W.......W", "W.......W", "WWWWWWWWW"],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "You", human: true), (name: "Foe")],
+        creatures: [
+            (name: "Knight", template: "human_fighter", side: "You", at: (1, 1), facing: E, overrides: (activeness: Some(10))),
+            (name: "Foe", template: "human_fighter", side: "Foe", at: (5, 1), facing: W, overrides: (activeness: Some(1))),
+        ])"#;
+    let level = parse_level("walk.level.ron", text, builtin_compendium()).unwrap();
+    let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+    let foe = Pos::new(5, 1);
+    let attack = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
+    assert!(b.check(0, &attack).is_err(), "out of reach from where it stands");
+    let (walk, then) = click_plan(&b, 0, foe, &Choice::default()).unwrap();
+    let Command::Move { path, .. } = &walk else { panic!("a move first: {walk:?}") };
+    assert_eq!(path.last(), Some(&Pos::new(4, 1)), "the nearest square in reach");
+    assert_eq!(then, Some(attack.clone()), "then the sword");
+    b.submit(0, walk).unwrap();
+    assert_eq!(b.check(0, &attack), Ok(()), "from there the strike is accepted");
+    // Adjacent already: a plain attack, nothing to walk.
+    assert!(matches!(click_plan(&b, 0, foe, &Choice::default()), Some((Command::Attack { .. }, None))));
+}
