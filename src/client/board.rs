@@ -14,12 +14,15 @@ use bevy::text::FontSize;
 use bevy_ecs_tilemap::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Startup, spawn_camera)
+    app.insert_resource(FollowTurn(true))
+        .add_systems(Startup, spawn_camera)
         .add_systems(OnEnter(Screen::Battle), (spawn_map, fit_camera).in_set(OnBattleScreen))
         .add_systems(OnExit(Screen::Battle), reset_camera)
         .add_systems(
             Update,
-            (dress_tokens, place_tokens, glide_tokens, show_tokens, draw_last_seen).chain().in_set(OnBattleScreen),
+            (dress_tokens, place_tokens, glide_tokens, show_tokens, draw_last_seen, steer_camera)
+                .chain()
+                .in_set(OnBattleScreen),
         );
 }
 
@@ -214,15 +217,10 @@ fn spawn_camera(mut commands: Commands, cameras: Query<(), With<Camera2d>>) {
     }
 }
 
-/// Centres the map in the part of the window the panels leave free, zoomed to fit it.
-fn fit_camera(
-    mut commands: Commands,
-    battle: Res<ActiveBattle>,
-    window: Query<&Window>,
-    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
-) {
-    let map = &battle.battle.map();
-    let (w, h) = window.iter().next().map_or((1280.0, 720.0), |w| (w.width(), w.height()));
+/// The view that centres the map in the part of the window the panels leave free, zoomed to
+/// fit it.
+fn fitted_view(map: &crate::rules::grid::GridMap, window: Option<&Window>) -> (Transform, Projection) {
+    let (w, h) = window.map_or((1280.0, 720.0), |w| (w.width(), w.height()));
     let free = Vec2::new((w - PANEL_WIDTH).max(200.0), (h - LOG_HEIGHT).max(200.0));
     let extent = Vec2::new(map.width() as f32, map.height() as f32) * TILE;
     let scale = (extent.x / (free.x - 24.0)).max(extent.y / (free.y - 24.0)).max(0.35);
@@ -230,7 +228,16 @@ fn fit_camera(
     // The free area's centre sits left of and above the window's centre.
     let shift = Vec2::new(PANEL_WIDTH / 2.0, -LOG_HEIGHT / 2.0) * scale;
     let fitted = Transform::from_translation((map_centre + shift).extend(100.0));
-    let zoom = Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() });
+    (fitted, Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }))
+}
+
+fn fit_camera(
+    mut commands: Commands,
+    battle: Res<ActiveBattle>,
+    window: Query<&Window>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let (fitted, zoom) = fitted_view(battle.battle.map(), window.iter().next());
     if camera.is_empty() {
         commands.spawn((Camera2d, fitted, zoom));
         return;
@@ -238,6 +245,50 @@ fn fit_camera(
     for (mut t, mut p) in &mut camera {
         *t = fitted;
         *p = zoom.clone();
+    }
+}
+
+/// Whether the camera follows the creature in turn (L toggles it).
+#[derive(Resource)]
+pub struct FollowTurn(pub bool);
+
+/// V puts the view back to the whole map; on a resized window it refits; with following on,
+/// a creature coming into its turn off screen is brought into view.
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it uses
+fn steer_camera(
+    keys: Res<ButtonInput<KeyCode>>,
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    mut follow: ResMut<FollowTurn>,
+    mut resized: MessageReader<bevy::window::WindowResized>,
+    window: Query<&Window>,
+    mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    mut last: Local<Option<crate::battle::CreatureId>>,
+) {
+    let Ok((mut t, mut p)) = camera.single_mut() else { return };
+    if keys.just_pressed(KeyCode::KeyL) {
+        follow.0 = !follow.0;
+    }
+    if keys.just_pressed(KeyCode::KeyV) || resized.read().count() > 0 {
+        (*t, *p) = fitted_view(battle.battle.map(), window.iter().next());
+    }
+    let b = &battle.battle;
+    let now = b.awaiting().map(|(c, _)| c).filter(|&c| b.shown_to(viewer.side, c));
+    if now == *last {
+        return;
+    }
+    *last = now;
+    let (Some(c), true, Projection::Orthographic(ortho)) = (now, follow.0, p.as_ref()) else { return };
+    let f = b.fighter(c);
+    let at = token_centre(&OnGrid { origin: f.origin, size: f.size });
+    let (w, h) = window.iter().next().map_or((1280.0, 720.0), |w| (w.width(), w.height()));
+    // The free area in world units, around the camera (shifted by the panels).
+    let half = Vec2::new((w - PANEL_WIDTH) / 2.0, (h - LOG_HEIGHT) / 2.0) * ortho.scale;
+    let centre = t.translation.truncate() - Vec2::new(PANEL_WIDTH / 2.0, -LOG_HEIGHT / 2.0) * ortho.scale;
+    let off = (at - centre).abs() - (half - Vec2::splat(TILE * 1.5));
+    if off.x > 0.0 || off.y > 0.0 {
+        let shift = Vec2::new(PANEL_WIDTH / 2.0, -LOG_HEIGHT / 2.0) * ortho.scale;
+        t.translation = (at + shift).extend(t.translation.z);
     }
 }
 

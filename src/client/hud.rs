@@ -27,7 +27,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, (keep_reasons, update_panel, update_banner).chain().in_set(OnBattleScreen))
         .add_systems(
             Update,
-            (click_end_turn.in_set(crate::battle::BattleSystems::Decide), super::screens::shade_buttons)
+            (click_end_turn.in_set(crate::battle::BattleSystems::Decide), super::screens::shade_buttons, show_end_turn)
                 .in_set(OnBattleScreen),
         );
 }
@@ -108,10 +108,27 @@ fn click_end_turn(
     }
 }
 
-fn spawn_hud(mut commands: Commands) {
+/// Holds the End turn button: shown to a player, while not paused.
+#[derive(Component)]
+struct EndTurnRoot;
+
+fn show_end_turn(
+    viewer: Res<Viewer>,
+    phase: Res<State<BattlePhase>>,
+    mut root: Query<&mut Visibility, With<EndTurnRoot>>,
+) {
+    let shown = viewer.plays && *phase.get() == BattlePhase::Playing;
+    for mut v in &mut root {
+        v.set_if_neq(if shown { Visibility::Inherited } else { Visibility::Hidden });
+    }
+}
+
+fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>) {
+    // Only a player ends turns; watching, there is no button.
     commands.spawn((
         DespawnOnExit(Screen::Battle),
-        HudRoot,
+        EndTurnRoot,
+        if viewer.plays { Visibility::Inherited } else { Visibility::Hidden },
         Node { position_type: PositionType::Absolute, right: px(12), bottom: px(12), ..default() },
         GlobalZIndex(5),
         children![super::screens::button("End turn (Enter)", EndTurnButton, 16.0)],
@@ -126,7 +143,8 @@ fn spawn_hud(mut commands: Commands) {
             top: px(0),
             width: px(PANEL_WIDTH),
             height: percent(100),
-            padding: UiRect::all(px(10)),
+            // Room at the bottom for the End turn button.
+            padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(56) },
             overflow: Overflow::clip(),
             ..default()
         },
@@ -293,7 +311,8 @@ const KEYS: &str = "Click: move / attack   1-6: weapon   Esc: lower it\n\
 Q/E: turn   X/C/Z: stand/crouch/prone   Shift: sprint\n\
 H: hide   F: search   G: flee   Enter: end turn\n\
 Defense: B/D/R block/dodge/resist, N none   K: counter\n\
-Arrows: pan   Wheel: zoom   F1: help   I: AI reasons";
+Arrows: pan   Wheel: zoom   V: whole map   L: follow\n\
+F1: help   I: AI reasons   PgUp/PgDn: log   P: pause";
 
 const HELP: &str = "\nThe blue squares are where a move can end (amber\n\
 while sprinting). The line to the cursor is green when\n\

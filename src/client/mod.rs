@@ -14,6 +14,7 @@ mod input;
 mod log;
 pub mod menu;
 mod overlay;
+mod popups;
 mod result;
 pub mod screens;
 
@@ -58,7 +59,7 @@ pub fn plugin(app: &mut App) {
         .insert_resource(Viewer { side: 0, plays: false })
         .add_plugins(screens::plugin)
         .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
-        .add_plugins((menu::plugin, flow::plugin, result::plugin));
+        .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin));
 }
 
 /// How the screen is set up.
