@@ -245,10 +245,14 @@ impl Battle {
                 Shape::Ray { length: *length, width: *width, facing: *f },
                 coverage,
             )),
-            (AreaSpec::Circle { .. } | AreaSpec::Ring { .. }, _) => {
-                reject("AREA-E1", format!("{} is centred on a square: target Square((x, y))", w.weapon.name))
-            }
-            _ => reject("AREA-E3", format!("{} is aimed along a facing: target Toward(N)", w.weapon.name)),
+            (AreaSpec::Circle { .. } | AreaSpec::Ring { .. }, _) => reject(
+                "AREA-E1",
+                format!("{} is centred on a square, not on a creature (a script says Square((x, y)))", w.weapon.name),
+            ),
+            _ => reject(
+                "AREA-E3",
+                format!("{} is aimed in a direction, not at a creature (a script says Toward(N))", w.weapon.name),
+            ),
         }
     }
 

@@ -20,8 +20,9 @@ const OUTCOME_PAUSE: f32 = 2.0;
 
 pub const KEYS: &str = "Click a square: move there (Shift: sprint)   1-6: ready a weapon, click a target\n\
 Q/E: turn   X/C/Z: stand/crouch/prone   H hide   F search   G flee\n\
-Enter or Space: end turn   B/D/R: block/dodge/resist   N: take it   K: counter\n\
-Arrows: pan   wheel: zoom   V: whole map   L: camera follows the creature in turn (on/off)\n\
+Arrows: grid cursor   Tab: next enemy   Enter: confirm at the cursor (else end turn)   Space: end turn\n\
+B/D/R: block/dodge/resist   N: take it   K: counter\n\
+WASD: pan   wheel: zoom   V: whole map   L: camera follows the creature in turn (on/off)\n\
 PageUp/PageDown, Home/End: scroll the log   F1: overlay help   I: AI reasons   F12: screenshot\n\
 P or Esc: pause   Ctrl+Q: quit";
 

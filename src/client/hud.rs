@@ -131,7 +131,7 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>) {
         if viewer.plays { Visibility::Inherited } else { Visibility::Hidden },
         Node { position_type: PositionType::Absolute, right: px(12), bottom: px(12), ..default() },
         GlobalZIndex(5),
-        children![super::screens::button("End turn (Enter)", EndTurnButton, 16.0)],
+        children![super::screens::button("End turn (Space)", EndTurnButton, 16.0)],
     ));
     let font = |px: f32| TextFont { font_size: FontSize::Px(px), ..default() };
     commands.spawn((
@@ -309,9 +309,10 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
 
 const KEYS: &str = "Click: move / attack   1-6: weapon   Esc: lower it\n\
 Q/E: turn   X/C/Z: stand/crouch/prone   Shift: sprint\n\
-H: hide   F: search   G: flee   Enter: end turn\n\
+H: hide   F: search   G: flee   Space: end turn\n\
+Arrows: cursor   Tab: next enemy   Enter: confirm\n\
 Defense: B/D/R block/dodge/resist, N none   K: counter\n\
-Arrows: pan   Wheel: zoom   V: whole map   L: follow\n\
+WASD: pan   Wheel: zoom   V: whole map   L: follow\n\
 F1: help   I: AI reasons   PgUp/PgDn: log   P: pause";
 
 const HELP: &str = "\nThe blue squares are where a move can end (amber\n\

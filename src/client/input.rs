@@ -18,6 +18,8 @@ use std::path::PathBuf;
 pub enum PlayerAction {
     /// Move to, attack or aim at the square under the cursor.
     Confirm,
+    /// Enter: confirm at the keyboard cursor when it is in use, else end the turn.
+    ConfirmKey,
     /// Put the weapon away (back to moving).
     Cancel,
     EndTurn,
@@ -60,7 +62,8 @@ impl PlayerAction {
     pub fn input_map() -> InputMap<PlayerAction> {
         use PlayerAction::*;
         InputMap::new([
-            (EndTurn, KeyCode::Enter),
+            (ConfirmKey, KeyCode::Enter),
+            (ConfirmKey, KeyCode::NumpadEnter),
             (EndTurn, KeyCode::Space),
             (TurnLeft, KeyCode::KeyQ),
             (TurnRight, KeyCode::KeyE),
@@ -81,10 +84,11 @@ impl PlayerAction {
             (Resist, KeyCode::KeyR),
             (NoReaction, KeyCode::KeyN),
             (Counter, KeyCode::KeyK),
-            (PanUp, KeyCode::ArrowUp),
-            (PanDown, KeyCode::ArrowDown),
-            (PanLeft, KeyCode::ArrowLeft),
-            (PanRight, KeyCode::ArrowRight),
+            // The arrows move the keyboard cursor (`cursor.rs`); WASD pans.
+            (PanUp, KeyCode::KeyW),
+            (PanDown, KeyCode::KeyS),
+            (PanLeft, KeyCode::KeyA),
+            (PanRight, KeyCode::KeyD),
             (Cancel, KeyCode::Escape),
             (Help, KeyCode::F1),
             (Snapshot, KeyCode::F12),
@@ -102,6 +106,8 @@ impl PlayerAction {
 pub struct Hover {
     pub square: Option<Pos>,
     pub pinned: bool,
+    /// Set by the keyboard cursor: the mouse takes over again when it moves.
+    pub keyboard: bool,
 }
 
 /// What the player has chosen for the creature in turn.
@@ -143,7 +149,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (track_hover, follow_turn, choose, resolve_intent, act, strike_on_arrival)
+                (track_hover, super::cursor::steer_cursor, follow_turn, choose, resolve_intent, act, strike_on_arrival)
                     .chain()
                     .in_set(BattleSystems::Decide)
                     .in_set(OnBattleScreen),
@@ -206,12 +212,20 @@ pub fn resolve_intent(
 
 fn track_hover(
     mut hover: ResMut<Hover>,
+    mut moved: MessageReader<bevy::window::CursorMoved>,
     window: Query<&Window>,
     camera: Query<(&Camera, &GlobalTransform)>,
     battle: Res<ActiveBattle>,
 ) {
     if hover.pinned {
         return;
+    }
+    if hover.keyboard {
+        if moved.is_empty() {
+            return;
+        }
+        moved.clear();
+        hover.keyboard = false;
     }
     let (Ok(window), Ok((camera, at))) = (window.single(), camera.single()) else { return };
     let square = window
@@ -317,21 +331,31 @@ fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Co
     if let Some(o) = occupant
         && b.hostile(me, o.id)
     {
-        // No weapon chosen: the first one that can reach it.
-        return f
-            .weapons
-            .iter()
-            .filter(|w| w.weapon.area.is_none())
-            .map(|w| Command::Attack { weapon: w.key.clone(), target: Target::Creature(o.id), additives: vec![] })
-            .find(|c| b.check(me, c).is_ok())
-            // None can: still an attack, so that the refusal says why.
-            .or_else(|| {
-                f.weapons.first().map(|w| Command::Attack {
-                    weapon: w.key.clone(),
-                    target: Target::Creature(o.id),
-                    additives: vec![],
-                })
-            });
+        // No weapon chosen: the first single-target one the engine accepts, else an area
+        // weapon aimed at it (a cone or ray toward it, a circle on its square).
+        let aimed = |w: &crate::battle::Armed| {
+            let target = match &w.weapon.area {
+                None => Target::Creature(o.id),
+                Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => Target::Square(at),
+                Some(_) => Target::Toward(aim(f.footprint(), at)),
+            };
+            Command::Attack { weapon: w.key.clone(), target, additives: vec![] }
+        };
+        let single = f.weapons.iter().filter(|w| w.weapon.area.is_none());
+        let area = f.weapons.iter().filter(|w| w.weapon.area.is_some());
+        // An area shot counts only if it covers the creature clicked.
+        let covers = |c: &Command| match c {
+            Command::Attack { target: Target::Creature(_), .. } => true,
+            c => b.area_targets(me, c).is_some_and(|t| t.contains(&o.id)),
+        };
+        return single
+            .clone()
+            .chain(area)
+            .map(aimed)
+            .find(|c| b.check(me, c).is_ok() && covers(c))
+            // None can: still an attack (with a single-target weapon if it has one), so that
+            // the refusal says why.
+            .or_else(|| single.chain(f.weapons.iter()).next().map(aimed));
     }
     let path = move_path(b, me, at, choice.sprint)?;
     Some(Command::Move { path, sprint: choice.sprint, face: None })
@@ -362,7 +386,14 @@ fn act(
     let Some((me, window)) = player_awaited(&battle, &viewer) else { return };
     let b = &battle.battle;
     let f = b.fighter(me);
-    let pressed = |k: PlayerAction| a.just_pressed(&k);
+    let keyed = a.just_pressed(&PlayerAction::ConfirmKey);
+    // Enter confirms at the keyboard cursor when it is in use; otherwise it ends the turn.
+    let confirm = a.just_pressed(&PlayerAction::Confirm) || (keyed && hover.keyboard);
+    let pressed = |k: PlayerAction| match k {
+        PlayerAction::Confirm => confirm,
+        PlayerAction::EndTurn => a.just_pressed(&k) || (keyed && !hover.keyboard),
+        k => a.just_pressed(&k),
+    };
     let command = match window {
         None => {
             if pressed(PlayerAction::Confirm) {

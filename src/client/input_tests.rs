@@ -135,3 +135,27 @@ fn clicking_a_distant_enemy_walks_into_reach_and_strikes() {
     // Adjacent already: a plain attack, nothing to walk.
     assert!(matches!(click_plan(&b, 0, foe, &Choice::default()), Some((Command::Attack { .. }, None))));
 }
+
+// RULES: AREA-E3 — a click on an enemy with no weapon ready: a gunner whose fist cannot reach
+// fires its cone toward the enemy; out of every weapon's reach the refusal names the reach, not
+// a script's syntax.
+#[test]
+fn clicking_an_enemy_aims_a_cone_at_it() {
+    let text = r#"(name: "Cone", map: ["WWWWWWWWWWWW", "W..........W", "W..........W", "WWWWWWWWWWWW"],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "You", human: true), (name: "Foe")],
+        creatures: [
+            (name: "Gunner", template: "gunner", side: "You", at: (1, 1), facing: E, overrides: (activeness: Some(10))),
+            (name: "Near", template: "human_fighter", side: "Foe", at: (3, 1), facing: W, overrides: (activeness: Some(1))),
+            (name: "Far", template: "human_fighter", side: "Foe", at: (10, 2), facing: W, overrides: (activeness: Some(1))),
+        ])"#;
+    let level = parse_level("cone.level.ron", text, builtin_compendium()).unwrap();
+    let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+    let c = click_command(&b, 0, Pos::new(3, 1), &Choice::default()).unwrap();
+    assert!(matches!(&c, Command::Attack { target: Target::Toward(Facing::E), .. }), "{c:?}");
+    assert_eq!(b.check(0, &c), Ok(()));
+    let far = click_command(&b, 0, Pos::new(10, 2), &Choice::default()).unwrap();
+    let why = b.check(0, &far).unwrap_err().to_string();
+    assert!(!why.contains("Toward("), "{why}");
+}

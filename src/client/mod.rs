@@ -8,6 +8,7 @@
 //! command shows its reason and the rule it breaks, and changes nothing.
 
 mod board;
+mod cursor;
 mod flow;
 mod hud;
 mod input;
@@ -72,7 +73,11 @@ pub struct ScreenOptions {
 
 /// Add the client to an app that already has the battle (and whoever plays the other sides).
 pub fn install(app: &mut App, opts: ScreenOptions) -> Result<(), String> {
-    app.add_plugins(plugin).insert_resource(input::Hover { square: opts.hover, pinned: opts.hover.is_some() });
+    app.add_plugins(plugin).insert_resource(input::Hover {
+        square: opts.hover,
+        pinned: opts.hover.is_some(),
+        keyboard: false,
+    });
     if let Some((path, frames)) = opts.screenshot {
         // Quitting waits for the file to appear, so an old one must not count.
         if path.exists() {
