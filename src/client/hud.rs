@@ -27,7 +27,12 @@ pub fn plugin(app: &mut App) {
         .add_systems(Update, (keep_reasons, update_panel, update_banner).chain().in_set(OnBattleScreen))
         .add_systems(
             Update,
-            (click_end_turn.in_set(crate::battle::BattleSystems::Decide), super::screens::shade_buttons, show_end_turn)
+            (
+                click_end_turn.in_set(crate::battle::BattleSystems::Decide),
+                click_pause,
+                super::screens::shade_buttons,
+                show_end_turn,
+            )
                 .in_set(OnBattleScreen),
         );
 }
@@ -108,6 +113,16 @@ fn click_end_turn(
     }
 }
 
+/// The panel's "Pause" button: the pause menu (restart, menu, quit) by mouse.
+#[derive(Component, Clone, Copy)]
+struct PauseButton;
+
+fn click_pause(buttons: Query<(&Interaction, &PauseButton), Changed<Interaction>>, mut commands: Commands) {
+    if !super::screens::clicked(&buttons).is_empty() {
+        commands.set_state(BattlePhase::Paused);
+    }
+}
+
 /// Holds the End turn button: shown to a player, while not paused.
 #[derive(Component)]
 struct EndTurnRoot;
@@ -129,9 +144,29 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>) {
         DespawnOnExit(Screen::Battle),
         EndTurnRoot,
         if viewer.plays { Visibility::Inherited } else { Visibility::Hidden },
-        Node { position_type: PositionType::Absolute, right: px(12), bottom: px(12), ..default() },
+        Node {
+            position_type: PositionType::Absolute,
+            right: px(12),
+            bottom: px(12),
+            width: px(PANEL_WIDTH - 24.0),
+            flex_direction: FlexDirection::Column,
+            align_items: AlignItems::End,
+            ..default()
+        },
         GlobalZIndex(5),
-        children![super::screens::button("End turn (Space)", EndTurnButton, 16.0)],
+        children![
+            (
+                super::actions::ActionBar,
+                Node { flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::End, ..default() }
+            ),
+            (
+                Node::default(),
+                children![
+                    super::screens::button("Pause (P)", PauseButton, 16.0),
+                    super::screens::button("End turn (Space)", EndTurnButton, 16.0)
+                ]
+            )
+        ],
     ));
     let font = |px: f32| TextFont { font_size: FontSize::Px(px), ..default() };
     commands.spawn((
@@ -144,7 +179,7 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>) {
             width: px(PANEL_WIDTH),
             height: percent(100),
             // Room at the bottom for the End turn button.
-            padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(56) },
+            padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(150) },
             overflow: Overflow::clip(),
             ..default()
         },

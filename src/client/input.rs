@@ -210,7 +210,7 @@ pub fn resolve_intent(
     intent.set_if_neq(Intent { creature, command, then });
 }
 
-fn track_hover(
+pub(super) fn track_hover(
     mut hover: ResMut<Hover>,
     mut moved: MessageReader<bevy::window::CursorMoved>,
     window: Query<&Window>,
@@ -228,8 +228,12 @@ fn track_hover(
         hover.keyboard = false;
     }
     let (Ok(window), Ok((camera, at))) = (window.single(), camera.single()) else { return };
+    // Over the panel or the log strip the cursor is on the HUD, not on a square (a button
+    // click there must not also move).
+    let on_map = |c: &Vec2| c.x < window.width() - super::PANEL_WIDTH && c.y < window.height() - super::LOG_HEIGHT;
     let square = window
         .cursor_position()
+        .filter(on_map)
         .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
         .map(square_at)
         .filter(|p| battle.battle.map().in_bounds(*p));
@@ -388,7 +392,8 @@ fn act(
     let f = b.fighter(me);
     let keyed = a.just_pressed(&PlayerAction::ConfirmKey);
     // Enter confirms at the keyboard cursor when it is in use; otherwise it ends the turn.
-    let confirm = a.just_pressed(&PlayerAction::Confirm) || (keyed && hover.keyboard);
+    // A click counts on a square only (over the HUD it is a button's).
+    let confirm = (a.just_pressed(&PlayerAction::Confirm) && hover.square.is_some()) || (keyed && hover.keyboard);
     let pressed = |k: PlayerAction| match k {
         PlayerAction::Confirm => confirm,
         PlayerAction::EndTurn => a.just_pressed(&k) || (keyed && !hover.keyboard),

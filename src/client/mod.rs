@@ -7,6 +7,7 @@
 //! engine; the geometry aids (line of sight and cover, facing sectors) come from the rules core. Commands go through the battle plugin like the AI's: a refused
 //! command shows its reason and the rule it breaks, and changes nothing.
 
+mod actions;
 mod board;
 mod cursor;
 mod flow;
@@ -60,7 +61,7 @@ pub fn plugin(app: &mut App) {
         .insert_resource(Viewer { side: 0, plays: false })
         .add_plugins(screens::plugin)
         .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
-        .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin));
+        .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin));
 }
 
 /// How the screen is set up.

@@ -61,7 +61,7 @@ pub fn plugin(app: &mut App) {
         .configure_sets(OnEnter(Screen::Battle), OnBattleScreen.after(BeginBattle))
         // Nobody decides while the game is paused.
         .configure_sets(Update, crate::battle::BattleSystems::Decide.run_if(in_state(BattlePhase::Playing)))
-        .add_systems(Update, quit_on_ctrl_q)
+        .add_systems(Update, (quit_on_ctrl_q, settle_after_change))
         .add_systems(OnEnter(Screen::Menu), end_battle);
 }
 
@@ -70,6 +70,31 @@ fn quit_on_ctrl_q(keys: Res<ButtonInput<KeyCode>>, mut exit: MessageWriter<AppEx
     let ctrl = keys.any_pressed([KeyCode::ControlLeft, KeyCode::ControlRight]);
     if ctrl && keys.just_pressed(KeyCode::KeyQ) {
         exit.write(AppExit::Success);
+    }
+}
+
+/// Frames drawn after a screen changes or an input arrives, so that what they set off (new
+/// entities, text laid out, shading) is on screen before the window sleeps again.
+const SETTLE_FRAMES: u32 = 6;
+
+fn settle_after_change(
+    screen: Res<State<Screen>>,
+    phase: Option<Res<State<BattlePhase>>>,
+    keys: Res<ButtonInput<KeyCode>>,
+    mouse: Res<ButtonInput<MouseButton>>,
+    mut left: Local<u32>,
+    mut redraw: MessageWriter<bevy::window::RequestRedraw>,
+) {
+    let input = keys.get_just_pressed().next().is_some()
+        || keys.get_just_released().next().is_some()
+        || mouse.get_just_pressed().next().is_some()
+        || mouse.get_just_released().next().is_some();
+    if screen.is_changed() || phase.is_some_and(|p| p.is_changed()) || input {
+        *left = SETTLE_FRAMES;
+    }
+    if *left > 0 {
+        *left -= 1;
+        redraw.write(bevy::window::RequestRedraw);
     }
 }
 

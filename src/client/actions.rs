@@ -1,0 +1,134 @@
+//! The action bar above "End turn": every action the creature in turn (or answering an
+//! attack) may take, as a button with its hotkey and AP, so that the mouse alone plays a
+//! battle. A click presses the same input action its key would, so a button and its key do
+//! exactly the same thing (and the engine checks both alike).
+
+use super::Viewer;
+use super::input::{Choice, PlayerAction, player_awaited};
+use super::screens::{OnBattleScreen, Selected, button};
+use crate::battle::{ActiveBattle, BattleSystems, CreatureId, WindowKind};
+use crate::rules::posture::Posture;
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::ActionState;
+
+/// The container the buttons are put in (spawned with the HUD).
+#[derive(Component)]
+pub struct ActionBar;
+
+#[derive(Component, Clone, Copy, Debug)]
+struct ActionButton(PlayerAction);
+
+/// What the bar was last built for: rebuilt only when this changes.
+#[derive(PartialEq, Clone, Debug, Default)]
+struct BuiltFor(Option<BarKey>);
+
+/// The creature, its window, AP, posture, readied weapon, and (in a window) the log's length.
+type BarKey = (CreatureId, Option<WindowKind>, i32, Posture, Option<String>, usize);
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(
+        Update,
+        (
+            press_clicked.in_set(BattleSystems::Decide).before(super::input::track_hover),
+            build_bar.after(BattleSystems::Publish),
+        )
+            .in_set(OnBattleScreen),
+    );
+}
+
+fn press_clicked(
+    buttons: Query<(&Interaction, &ActionButton), Changed<Interaction>>,
+    mut actions: Query<&mut ActionState<PlayerAction>>,
+) {
+    let Ok(mut state) = actions.single_mut() else { return };
+    for (interaction, ActionButton(action)) in &buttons {
+        if *interaction == Interaction::Pressed {
+            state.press(action);
+        }
+    }
+}
+
+const WEAPON_KEYS: [PlayerAction; 6] = [
+    PlayerAction::Weapon1,
+    PlayerAction::Weapon2,
+    PlayerAction::Weapon3,
+    PlayerAction::Weapon4,
+    PlayerAction::Weapon5,
+    PlayerAction::Weapon6,
+];
+
+fn build_bar(
+    mut commands: Commands,
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    choice: Res<Choice>,
+    bar: Query<(Entity, Option<&Children>), With<ActionBar>>,
+    mut built: Local<BuiltFor>,
+) {
+    let Ok((bar, children)) = bar.single() else { return };
+    let b = &battle.battle;
+    let awaited = player_awaited(&battle, &viewer);
+    // A turn's bar changes with AP, posture and the readied weapon; a window's with each
+    // segment (the log's length stands for that).
+    let key = BuiltFor(awaited.map(|(c, w)| {
+        let f = b.fighter(c);
+        (c, w, f.ap, f.posture, choice.weapon.clone(), if w.is_some() { b.log().len() } else { 0 })
+    }));
+    if *built == key && children.is_some_and(|c| !c.is_empty()) == awaited.is_some() {
+        return;
+    }
+    *built = key;
+    commands.entity(bar).despawn_related::<Children>();
+    let Some((me, window)) = awaited else { return };
+    let f = b.fighter(me);
+    let mut items: Vec<(String, PlayerAction, bool)> = Vec::new();
+    match window {
+        None => {
+            for (k, w) in f.weapons.iter().enumerate().take(WEAPON_KEYS.len()) {
+                let ready = choice.weapon.as_deref() == Some(w.key.as_str());
+                let ap = if w.weapon.ap > f.ap { " - not enough AP" } else { "" };
+                items.push((format!("{} {} ({} AP){ap}", k + 1, w.weapon.name, w.weapon.ap), WEAPON_KEYS[k], ready));
+            }
+            if b.ruleset().postures {
+                for (name, key, posture) in [
+                    ("Stand (X)", PlayerAction::Stand, Posture::Standing),
+                    ("Crouch (C)", PlayerAction::Crouch, Posture::Crouch),
+                    ("Prone (Z)", PlayerAction::Prone, Posture::Prone),
+                ] {
+                    if f.posture != posture {
+                        items.push((name.into(), key, false));
+                    }
+                }
+            }
+            items.push(("Hide (H)".into(), PlayerAction::Hide, false));
+            items.push(("Flee (G)".into(), PlayerAction::Flee, false));
+        }
+        Some(WindowKind::Defense) => {
+            if let Some(w) = b.window_preview() {
+                for d in w.attack.defenses.iter().filter(|d| d.allowed.is_ok()) {
+                    let (name, key) = match d.defense {
+                        crate::rules::attack::Defense::Block => ("Block (B)", PlayerAction::Block),
+                        crate::rules::attack::Defense::Dodge => ("Dodge (D)", PlayerAction::Dodge),
+                        crate::rules::attack::Defense::Resist => ("Resist (R)", PlayerAction::Resist),
+                    };
+                    items.push((format!("{name}: {} dice, {} AP", d.dice, d.ap), key, false));
+                }
+            }
+            items.push(("Take it (N)".into(), PlayerAction::NoReaction, false));
+        }
+        Some(WindowKind::BeforeAttack) => {
+            if f.counter_attack_ap().is_some() {
+                items.push(("Counter-attack (K)".into(), PlayerAction::Counter, false));
+            }
+            items.push(("Let it come (N)".into(), PlayerAction::NoReaction, false));
+        }
+    }
+    commands.entity(bar).with_children(|c| {
+        for (label, action, selected) in items {
+            let mut e = c.spawn(button(label, ActionButton(action), 13.0));
+            if selected {
+                e.insert(Selected);
+            }
+        }
+    });
+}
