@@ -77,8 +77,14 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
     if let Some(level) = opts.level {
         let sides = level.level.sides.len();
         let side_profiles = opts.side_profiles.unwrap_or_else(|| vec![None; sides]);
-        app.insert_resource(CurrentSetup { level, seed: opts.seed, player_side: opts.player_side, side_profiles })
-            .insert_state(Screen::Battle);
+        app.insert_resource(CurrentSetup {
+            level,
+            seed: opts.seed,
+            player_side: opts.player_side,
+            side_profiles,
+            resume: None,
+        })
+        .insert_state(Screen::Battle);
     } else {
         app.insert_resource(crate::client::menu::MenuChoice::with_seed(opts.seed));
     }
@@ -93,9 +99,15 @@ fn begin_battle(world: &mut World) {
         world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
         return;
     };
-    let battle = match Battle::new(&setup.level, &world.resource::<Content>().0, setup.seed) {
+    let content = &world.resource::<Content>().0;
+    let built = match &setup.resume {
+        Some(log) => Battle::from_log(&setup.level, content, log),
+        None => Battle::new(&setup.level, content, setup.seed),
+    };
+    let battle = match built {
         Ok(b) => b,
         Err(e) => {
+            warn!("the battle could not begin: {}: {e}", setup.level.file);
             world.insert_resource(crate::client::Notice(format!("{}: {e}", setup.level.file)));
             world.resource_mut::<NextState<Screen>>().set(Screen::Menu);
             return;

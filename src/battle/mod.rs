@@ -18,6 +18,7 @@ pub mod narrate;
 mod perception;
 pub mod query;
 mod reactions;
+mod replay;
 pub mod script;
 mod setup;
 pub mod state;

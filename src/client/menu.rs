@@ -35,6 +35,8 @@ pub struct MenuChoice {
     side: usize,
     ai: usize,
     pub seed: u64,
+    /// The autosave, if there is one: ready to continue, or why it cannot be.
+    saved: Option<Result<SavedOffer, String>>,
 }
 
 impl MenuChoice {
@@ -46,7 +48,7 @@ impl MenuChoice {
 
 impl Default for MenuChoice {
     fn default() -> Self {
-        MenuChoice { levels: Vec::new(), selected: 0, side: 0, ai: 1, seed: 1 }
+        MenuChoice { levels: Vec::new(), selected: 0, side: 0, ai: 1, seed: 1, saved: None }
     }
 }
 
@@ -59,7 +61,14 @@ enum MenuAction {
     SeedUp,
     SeedRandom,
     Start,
+    Continue,
     Quit,
+}
+
+/// The autosaved battle the menu offers to continue, checked when the menu opens.
+struct SavedOffer {
+    setup: CurrentSetup,
+    label: String,
 }
 
 #[derive(Component)]
@@ -103,6 +112,7 @@ fn find_levels(
         Ok(l) => (0, l.level.name.to_lowercase()),
         Err(_) => (1, e.path.clone()),
     });
+    choice.saved = offer_saved(&content.0);
     // Coming back from a battle, the menu shows the level just played.
     if let Some(s) = setup
         && let Some(k) = choice.levels.iter().position(|e| e.path == s.level.file)
@@ -115,6 +125,31 @@ fn find_levels(
         choice.selected = choice.selected.min(choice.levels.len().saturating_sub(1)).max(default);
         choice.side = default_side(&choice);
     }
+}
+
+/// The autosave as an offer: its level loaded and its log replayed to check it (a save that
+/// does not replay is reported, not offered).
+fn offer_saved(content: &Compendium) -> Option<Result<SavedOffer, String>> {
+    let path = super::save::autosave_path();
+    if !path.exists() {
+        return None;
+    }
+    let offer = (|| {
+        let save = super::save::SavedBattle::read(&path)?;
+        let level =
+            crate::level::load_level(std::path::Path::new(&save.level_file), content).map_err(|e| e.to_string())?;
+        let battle = crate::battle::Battle::from_log(&level, content, &save.log)?;
+        let label = format!("Continue: {} (round {}, seed {})", level.level.name, battle.round(), battle.seed());
+        let setup = CurrentSetup {
+            seed: battle.seed(),
+            player_side: save.player_side.filter(|&s| s < battle.sides().len()),
+            side_profiles: save.side_profiles,
+            resume: Some(std::sync::Arc::new(save.log)),
+            level,
+        };
+        Ok(SavedOffer { setup, label })
+    })();
+    Some(offer.map_err(|e: String| format!("{}: {e}", path.display())))
 }
 
 fn default_side(choice: &MenuChoice) -> usize {
@@ -153,8 +188,15 @@ fn apply(action: MenuAction, choice: &mut MenuChoice, exit: &mut MessageWriter<A
                 seed: choice.seed,
                 player_side,
                 side_profiles,
+                resume: None,
             });
             commands.set_state(Screen::Battle);
+        }
+        MenuAction::Continue => {
+            if let Some(Ok(save)) = &choice.saved {
+                commands.insert_resource(save.setup.clone());
+                commands.set_state(Screen::Battle);
+            }
         }
         MenuAction::Quit => {
             exit.write(AppExit::Success);
@@ -185,6 +227,8 @@ fn menu_keys(
         Some(MenuAction::SeedRandom)
     } else if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter]) {
         Some(MenuAction::Start)
+    } else if keys.just_pressed(KeyCode::KeyC) {
+        Some(MenuAction::Continue)
     } else {
         None
     };
@@ -229,6 +273,24 @@ fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity,
     commands.entity(list).with_children(|c| {
         c.spawn((Text::new("Meshal Tactics"), font(34.0), TextColor(ACCENT)));
         c.spawn((Text::new("Tactical battles by the Meshal Lite rules"), font(14.0), TextColor(DIM)));
+        match &choice.saved {
+            Some(Ok(offer)) => {
+                c.spawn(button(format!("{}  (C)", offer.label), MenuAction::Continue, 15.0)).insert(Node {
+                    margin: UiRect::top(px(12)),
+                    padding: UiRect::axes(px(10), px(6)),
+                    ..default()
+                });
+            }
+            Some(Err(why)) => {
+                c.spawn((
+                    Text::new(format!("The saved battle cannot be continued: {why}")),
+                    font(12.0),
+                    TextColor(DIM),
+                    Node { margin: UiRect::top(px(10)), ..default() },
+                ));
+            }
+            None => {}
+        }
         c.spawn((
             Text::new("Choose a level"),
             font(16.0),
@@ -328,7 +390,9 @@ fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity,
             }
         }
         c.spawn((
-            Text::new("Up/Down: level   S: side   A: difficulty   -/+/R: seed   Enter: start   Ctrl+Q: quit"),
+            Text::new(
+                "Up/Down: level   S: side   A: difficulty   -/+/R: seed   Enter: start   C: continue   Ctrl+Q: quit",
+            ),
             font(13.0),
             TextColor(DIM),
             Node { margin: UiRect::top(px(18)), ..default() },

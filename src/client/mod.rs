@@ -18,6 +18,7 @@ pub mod menu;
 mod overlay;
 mod popups;
 mod result;
+mod save;
 pub mod screens;
 
 use crate::battle::{Battle, Fighter};
@@ -61,7 +62,7 @@ pub fn plugin(app: &mut App) {
         .insert_resource(Viewer { side: 0, plays: false })
         .add_plugins(screens::plugin)
         .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
-        .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin));
+        .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin));
 }
 
 /// How the screen is set up.

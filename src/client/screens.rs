@@ -36,6 +36,8 @@ pub struct CurrentSetup {
     pub player_side: Option<usize>,
     /// Per side, an AI profile overriding the creatures' own (None: their own).
     pub side_profiles: Vec<Option<String>>,
+    /// A saved log to continue from (the battle is rebuilt by replaying it).
+    pub resume: Option<std::sync::Arc<Vec<crate::battle::LogEntry>>>,
 }
 
 /// Where the battle is built, on entering the battle screen: the client's own setup of that
