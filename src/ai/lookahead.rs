@@ -9,7 +9,8 @@
 //! Every candidate is played with the same dice seeds, so the comparison is between commands,
 //! not between lucky and unlucky rolls.
 
-use super::tactical::{describe, ranked_turn};
+use super::situation::describe;
+use super::tactical::ranked_turn;
 use crate::battle::{Battle, Command, CreatureId, Event, Explanation, LookAheadReport};
 use crate::level::compendium::AiProfile;
 

@@ -17,6 +17,7 @@ mod intent;
 mod lookahead;
 mod odds;
 mod reactions;
+mod situation;
 pub mod tactical;
 mod threat;
 

@@ -11,8 +11,9 @@
 //! attack.
 
 use super::areas::best_area;
-use super::clock::{rounds_since_hurt, side_strength, with_the_clock};
+use super::clock::{rounds_since_hurt, with_the_clock};
 use super::odds::odds;
+use super::situation::{SLOPPINESS, describe, hopeless, noise, suspected_hiding_spot};
 use super::threat::{Threat, friends_in_reach, threat};
 use crate::battle::{
     AttackNumbers, Battle, Command, CreatureId, Engagement, Event, Explanation, Fighter, OptionScore, Placement,
@@ -606,65 +607,4 @@ impl Ctx<'_> {
         };
         (Plan { first: cmd }, score)
     }
-}
-
-pub(super) fn describe(b: &Battle, c: &Command) -> String {
-    match c {
-        Command::Move { path, sprint, .. } => {
-            format!("{} to {}", if *sprint { "sprint" } else { "move" }, path.last().copied().unwrap_or_default())
-        }
-        Command::Attack { weapon, target: Target::Creature(t), .. } => {
-            format!("{weapon} on {}", b.fighter(*t).name)
-        }
-        Command::Attack { weapon, target: Target::Square(p), .. } => format!("{weapon} at {p}"),
-        Command::Attack { weapon, target: Target::Toward(f), .. } => format!("{weapon} toward {}", f.name()),
-        Command::ChangePosture { posture } => format!("take posture {}", posture.name()),
-        Command::Face { facing } => format!("face {}", facing.name()),
-        Command::EndTurn => "end turn".into(),
-        other => format!("{other:?}"),
-    }
-}
-
-/// FLOW-E2: the AI considers fleeing when its side is clearly losing.
-fn hopeless(b: &Battle, me: CreatureId, p: &AiProfile) -> bool {
-    let (ours, theirs) = (side_strength(b, me, true), side_strength(b, me, false));
-    theirs as f64 > ours as f64 * (1.0 + 4.0 * (1.0 - p.self_preservation))
-}
-
-/// A square where a hostile creature was last seen, in concealing terrain, within search reach,
-/// that this side has not searched in this round or the last.
-fn suspected_hiding_spot(b: &Battle, me: CreatureId) -> Option<Pos> {
-    let f = b.fighter(me);
-    let side = f.side;
-    let name = &b.sides()[side].name;
-    let mut spots: Vec<Pos> = b
-        .creatures()
-        .iter()
-        .filter(|o| b.hostile(me, o.id))
-        .filter_map(|o| b.last_seen(side, o.id))
-        .filter(|p| b.map().in_bounds(*p) && b.map().terrain(*p).concealing)
-        .filter(|p| crate::rules::grid::distance(f.origin, *p) <= 8)
-        .collect();
-    spots.sort();
-    spots.into_iter().find(|p| {
-        !b.log().iter().rev().filter(|e| e.visible_to.contains(name)).take_while(|e| e.round + 1 >= b.round()).any(
-            |e| {
-                matches!(&e.event, Event::Searched { creature, at, .. }
-                if b.fighter(*creature).side == side && crate::rules::grid::distance(*at, *p) <= 1)
-            },
-        )
-    })
-}
-
-/// How far difficulty 1 misjudges an option at most, in expected dice (tuned so that it sits
-/// between the baseline and difficulty 2 on every level, measured with `duel`).
-const SLOPPINESS: f64 = 0.75;
-
-/// A reproducible number in [-1, 1) from three integers (SplitMix64 finaliser).
-fn noise(seed: u64, step: u64, option: u64) -> f64 {
-    let mut z = seed ^ step.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ option.wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
 }

@@ -4,7 +4,7 @@
 //! exactly the same thing (and the engine checks both alike).
 
 use super::Viewer;
-use super::input::{Choice, PlayerAction, player_awaited};
+use super::input::{Choice, PlayerAction, WEAPON_KEYS, player_awaited};
 use super::screens::{OnBattleScreen, Selected, button};
 use crate::battle::{ActiveBattle, BattleSystems, CreatureId, WindowKind};
 use crate::rules::posture::Posture;
@@ -47,15 +47,6 @@ fn press_clicked(
         }
     }
 }
-
-const WEAPON_KEYS: [PlayerAction; 6] = [
-    PlayerAction::Weapon1,
-    PlayerAction::Weapon2,
-    PlayerAction::Weapon3,
-    PlayerAction::Weapon4,
-    PlayerAction::Weapon5,
-    PlayerAction::Weapon6,
-];
 
 fn build_bar(
     mut commands: Commands,

@@ -101,6 +101,16 @@ impl PlayerAction {
     }
 }
 
+/// The keys that ready a creature's first to sixth weapon.
+pub const WEAPON_KEYS: [PlayerAction; 6] = [
+    PlayerAction::Weapon1,
+    PlayerAction::Weapon2,
+    PlayerAction::Weapon3,
+    PlayerAction::Weapon4,
+    PlayerAction::Weapon5,
+    PlayerAction::Weapon6,
+];
+
 /// The square under the cursor (or pinned by `--hover`).
 #[derive(Resource, Default, Clone, Copy, Debug)]
 pub struct Hover {
@@ -271,15 +281,7 @@ fn choose(
     }
     let Some((me, None)) = player_awaited(&battle, &viewer) else { return };
     let f = battle.battle.fighter(me);
-    let keys = [
-        PlayerAction::Weapon1,
-        PlayerAction::Weapon2,
-        PlayerAction::Weapon3,
-        PlayerAction::Weapon4,
-        PlayerAction::Weapon5,
-        PlayerAction::Weapon6,
-    ];
-    for (k, key) in keys.iter().enumerate() {
+    for (k, key) in WEAPON_KEYS.iter().enumerate() {
         if a.just_pressed(key) {
             match f.weapons.get(k) {
                 Some(w) => {
