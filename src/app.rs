@@ -36,8 +36,12 @@ pub struct WindowOptions {
     /// The level to play at once; None = the main menu.
     pub level: Option<LoadedLevel>,
     pub seed: u64,
-    /// The side the player commands; None = watch the AI play every side (from side 0's view).
+    /// The side the player commands; None = watch the AI play every side.
     pub player_side: Option<usize>,
+    /// Watching: the side whose view is shown (None: everything, a GM's view).
+    pub view_side: Option<usize>,
+    /// The overlays on at the start (None: the default set).
+    pub overlays: Option<Vec<String>>,
     /// Seconds between two AI decisions, so that a person can follow them.
     pub ai_delay: f32,
     /// Save a screenshot once this many frames have been drawn, then quit.
@@ -65,14 +69,17 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
     )
     .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
     .add_plugins((crate::battle::plugin, crate::ai::plugin))
-    .insert_resource(crate::ai::AiPace(Timer::from_seconds(opts.ai_delay.max(0.0), TimerMode::Repeating)))
+    .insert_resource(crate::ai::AiPace::new(opts.ai_delay))
     .insert_resource(Content(compendium.clone()));
     // A turn-based screen sleeps until input: idle frames cost nothing. The client asks for
     // frames while the AI plays or a token glides. A screenshot counts frames, so it keeps them.
     if opts.screenshot.is_none() {
         app.insert_resource(bevy::winit::WinitSettings::desktop_app());
     }
-    crate::client::install(&mut app, crate::client::ScreenOptions { hover: opts.hover, screenshot: opts.screenshot })?;
+    crate::client::install(
+        &mut app,
+        crate::client::ScreenOptions { hover: opts.hover, screenshot: opts.screenshot, overlays: opts.overlays },
+    )?;
     app.add_systems(OnEnter(Screen::Battle), begin_battle.in_set(BeginBattle));
     if let Some(level) = opts.level {
         let sides = level.level.sides.len();
@@ -81,6 +88,7 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
             level,
             seed: opts.seed,
             player_side: opts.player_side,
+            view_side: opts.view_side,
             side_profiles,
             resume: None,
         })
@@ -122,9 +130,11 @@ fn begin_battle(world: &mut World) {
     crate::battle::begin(world, ActiveBattle { battle, controllers });
     world.insert_resource(crate::ai::SideProfiles(setup.side_profiles.clone()));
     world.insert_resource(crate::ai::AiFallbacks::default());
+    // Watching with no side named is a GM's view of everything; with one, that side's.
     world.insert_resource(crate::client::Viewer {
-        side: setup.player_side.unwrap_or(0),
+        side: setup.player_side.or(setup.view_side).unwrap_or(0),
         plays: setup.player_side.is_some(),
+        omniscient: setup.player_side.is_none() && setup.view_side.is_none(),
     });
     world.insert_resource(crate::client::Notice::default());
 }

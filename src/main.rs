@@ -45,6 +45,10 @@ struct PlayArgs {
     /// AI difficulty: PROFILE for every AI side, or SIDE=PROFILE (repeatable).
     #[arg(long = "ai")]
     ai: Vec<String>,
+    /// Start with exactly these overlays on (repeatable): reach, facing, threat, sight, fog,
+    /// grid, reasons; "none" for none.
+    #[arg(long)]
+    overlay: Vec<String>,
 }
 
 #[derive(Subcommand)]
@@ -341,27 +345,37 @@ fn main() -> ExitCode {
 
 fn play(args: PlayArgs) -> ExitCode {
     // With nothing to say which battle, the window opens on the main menu.
-    let menu = args.level.is_none() && args.side.is_none() && !args.watch && args.hover.is_none() && args.ai.is_empty();
+    let menu = args.level.is_none()
+        && args.side.is_none()
+        && !args.watch
+        && args.hover.is_none()
+        && args.ai.is_empty()
+        && args.overlay.is_empty();
     let level_path = args.level.clone().unwrap_or_else(|| cli::DEFAULT_LEVEL.0.to_string());
     // Bad arguments are refused the same with or without a display.
     let level = match cli::load(&level_path) {
         Ok(l) => l,
         Err(e) => return fail(&e),
     };
-    let player_side = if args.watch {
-        None
-    } else {
-        match &args.side {
-            Some(name) => match level.level.sides.iter().position(|s| &s.name == name) {
-                Some(k) => Some(k),
-                None => {
-                    let names: Vec<&str> = level.level.sides.iter().map(|s| s.name.as_str()).collect();
-                    return fail(&format!("{level_path} has no side \"{name}\" (sides: {})", names.join(", ")));
-                }
-            },
-            None => Some(level.level.sides.iter().position(|s| s.human).unwrap_or(0)),
-        }
+    let named_side = match &args.side {
+        Some(name) => match level.level.sides.iter().position(|s| &s.name == name) {
+            Some(k) => Some(k),
+            None => {
+                let names: Vec<&str> = level.level.sides.iter().map(|s| s.name.as_str()).collect();
+                return fail(&format!("{level_path} has no side \"{name}\" (sides: {})", names.join(", ")));
+            }
+        },
+        None => None,
     };
+    // Watching, --side only picks whose view is shown (none: a GM's view of everything).
+    let (player_side, view_side) = if args.watch {
+        (None, named_side)
+    } else {
+        (Some(named_side.unwrap_or_else(|| level.level.sides.iter().position(|s| s.human).unwrap_or(0))), None)
+    };
+    if let Err(e) = meshal_tactics::client::overlays_from(&args.overlay) {
+        return fail(&e);
+    }
     // A long delay freezes the AI (screenshots); beyond this a timer cannot hold it.
     if !(0.0..=1_000_000.0).contains(&args.ai_delay) {
         return fail(&format!("--ai-delay {} must be 0..=1000000 seconds", args.ai_delay));
@@ -394,7 +408,10 @@ fn play(args: PlayArgs) -> ExitCode {
     let screenshot = args.screenshot.map(|p| (std::path::PathBuf::from(p), args.frames.max(1)));
     let role = match player_side {
         Some(k) => format!("you command {}", level.level.sides[k].name),
-        None => "watching the AI".to_string(),
+        None => match view_side {
+            Some(k) => format!("watching the AI from {}'s side", level.level.sides[k].name),
+            None => "watching the AI (every creature shown)".to_string(),
+        },
     };
     if menu {
         cli::say("Meshal Tactics: the main menu lists the levels in levels/. Ctrl+Q quits.");
@@ -413,6 +430,8 @@ fn play(args: PlayArgs) -> ExitCode {
         level: (!menu).then_some(level),
         seed,
         player_side,
+        view_side,
+        overlays: (!args.overlay.is_empty()).then(|| args.overlay.clone()),
         ai_delay: args.ai_delay,
         screenshot,
         hover: args.hover,

@@ -34,10 +34,21 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<AiFallbacks>().add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
 }
 
-/// In the window, the AI waits this long between decisions so a person can follow them;
-/// headless battles have no pace and decide every frame.
+/// In the window, the AI waits this long between decisions so a person can follow them, and
+/// not at all while `held` (the screen is still showing the last decision's events), unless
+/// the player hurries it; headless battles have no pace and decide every frame.
 #[derive(Resource, Clone, Debug)]
-pub struct AiPace(pub Timer);
+pub struct AiPace {
+    pub timer: Timer,
+    pub held: bool,
+    pub hurry: bool,
+}
+
+impl AiPace {
+    pub fn new(seconds: f32) -> AiPace {
+        AiPace { timer: Timer::from_seconds(seconds.max(0.0), TimerMode::Repeating), held: false, hurry: false }
+    }
+}
 
 /// Per side, a profile that overrides every creature's own (the `duel` harness).
 #[derive(Resource, Clone, Debug, Default)]
@@ -85,7 +96,8 @@ fn ai_decide(
     let Some(battle) = battle else { return };
     let Some((creature, window)) = battle.awaiting_from(Controller::Ai) else { return };
     if let (Some(mut pace), Some(time)) = (pace, time)
-        && !pace.0.tick(time.delta()).is_finished()
+        && !pace.hurry
+        && (pace.held || !pace.timer.tick(time.delta()).is_finished())
     {
         return;
     }

@@ -11,6 +11,7 @@
 mod attack;
 mod belief;
 mod check;
+pub mod danger;
 mod engage;
 mod execute;
 pub mod explain;

@@ -2,11 +2,13 @@
 //! toward its facing, its name, and one bar per attribute pool.
 
 use super::screens::{OnBattleScreen, Screen};
+use super::stage::{Flash, Stage};
 use super::{LOG_HEIGHT, PANEL_WIDTH, TILE, Viewer, square_centre};
 use crate::battle::{ActiveBattle, CreatureToken, Heading, OnGrid, Presence, Stance, Vitals};
 use crate::rules::grid::{Pos, Terrain};
 use crate::rules::posture::Posture;
 use bevy::asset::RenderAssetUsages;
+use bevy::color::Mix;
 use bevy::image::Image;
 use bevy::prelude::*;
 use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
@@ -102,7 +104,7 @@ pub fn thumbnail(l: &crate::level::LoadedLevel) -> Image {
             put(x, y, rgb, false);
         }
     }
-    let viewer = Viewer { side: 0, plays: true };
+    let viewer = Viewer { side: 0, plays: true, omniscient: false };
     for c in &l.level.creatures {
         let side = l.level.sides.iter().position(|s| s.name == c.side).unwrap_or(0);
         let rgb = side_colour(side, &viewer).to_srgba();
@@ -273,7 +275,7 @@ fn steer_camera(
         (*t, *p) = fitted_view(battle.battle.map(), window.iter().next());
     }
     let b = &battle.battle;
-    let now = b.awaiting().map(|(c, _)| c).filter(|&c| b.shown_to(viewer.side, c));
+    let now = b.awaiting().map(|(c, _)| c).filter(|&c| viewer.sees(b, c));
     if now == *last {
         return;
     }
@@ -303,9 +305,14 @@ fn reset_camera(mut camera: Query<(&mut Transform, &mut Projection), With<Camera
 #[derive(Component)]
 pub struct FacingWedge;
 
-/// Where a token is heading: moves are drawn as a short glide, not a jump.
-#[derive(Component)]
-pub struct Glide(Vec3);
+/// Where a token is heading: the squares still to walk (the stage fills them from the events
+/// the viewer's side saw), a jump to make first, and whether to skip to the end (T held).
+#[derive(Component, Default)]
+pub struct Glide {
+    pub path: std::collections::VecDeque<Vec3>,
+    pub snap_to: Option<Vec3>,
+    pub hurry: bool,
+}
 
 /// Squares a second a token glides.
 const GLIDE_SPEED: f32 = 10.0;
@@ -317,7 +324,7 @@ pub struct PoolBar(usize);
 pub struct TokenBody;
 
 /// Where a token's centre is drawn.
-fn token_centre(place: &OnGrid) -> Vec2 {
+pub fn token_centre(place: &OnGrid) -> Vec2 {
     let side = place.size.footprint() as f32;
     square_centre(place.origin) + Vec2::splat((side - 1.0) * TILE / 2.0)
 }
@@ -327,29 +334,60 @@ fn facing_angle(h: &Heading) -> f32 {
     (dy as f32).atan2(dx as f32)
 }
 
+/// The X drawn over a creature that is down.
+#[derive(Component)]
+pub struct DownMark;
+
+/// A token's body: its shape tells the creature's kind (one shape per compendium template in
+/// the battle, in order of first appearance), its colour the side.
+fn body_mesh(kind: usize, radius: f32) -> Mesh {
+    match kind % 6 {
+        0 => Circle::new(radius).into(),
+        1 => RegularPolygon::new(radius * 1.05, 4).into(),
+        2 => RegularPolygon::new(radius * 1.05, 6).into(),
+        3 => RegularPolygon::new(radius * 1.2, 3).into(),
+        4 => RegularPolygon::new(radius * 1.05, 5).into(),
+        _ => Rhombus::new(radius * 2.0, radius * 1.5).into(),
+    }
+}
+
+/// The shapes' names, in `body_mesh` order, for the legend.
+pub const KIND_SHAPES: [&str; 6] = ["disc", "square", "hexagon", "triangle", "pentagon", "diamond"];
+
 fn dress_tokens(
     mut commands: Commands,
-    added: Query<(Entity, &CreatureToken, &OnGrid, &Heading, &Name), Added<CreatureToken>>,
+    added: Query<(Entity, &CreatureToken, &OnGrid, &Heading), Added<CreatureToken>>,
+    battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     mut meshes: ResMut<Assets<Mesh>>,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
-    for (entity, token, place, heading, name) in &added {
+    if added.is_empty() {
+        return;
+    }
+    let b = &battle.battle;
+    let names: Vec<&str> = b.creatures().iter().map(|f| f.name.as_str()).collect();
+    let labels = super::labels::abbreviations(&names);
+    let kinds = super::labels::kind_indices(b);
+    for (entity, token, place, heading) in &added {
         let side = place.size.footprint() as f32;
         let radius = TILE * (0.5 * side - 0.1);
         let colour = side_colour(token.side, &viewer);
-        let body = meshes.add(Circle::new(radius));
-        let rim = meshes.add(Circle::new(radius + 2.0));
+        let kind = kinds.get(token.id as usize).copied().unwrap_or(0);
+        let body = meshes.add(body_mesh(kind, radius));
+        let rim = meshes.add(body_mesh(kind, radius + 2.0));
         let wedge = meshes.add(Triangle2d::new(
             Vec2::new(radius + 7.0, 0.0),
             Vec2::new(radius - 5.0, 7.0),
             Vec2::new(radius - 5.0, -7.0),
         ));
+        let bar = meshes.add(Rectangle::new(TILE * side * 0.95, 4.0));
+        let label = labels.get(token.id as usize).cloned().unwrap_or_default();
         commands
             .entity(entity)
             .insert((
                 Transform::from_translation(token_centre(place).extend(10.0)),
-                Glide(token_centre(place).extend(10.0)),
+                Glide::default(),
                 Visibility::Visible,
             ))
             .with_children(|c| {
@@ -366,14 +404,22 @@ fn dress_tokens(
                     Transform::from_xyz(0.0, 0.0, 0.2).with_rotation(Quat::from_rotation_z(facing_angle(heading))),
                     FacingWedge,
                 ));
-                let initials: String =
-                    name.as_str().split_whitespace().filter_map(|w| w.chars().next()).take(2).collect();
                 c.spawn((
-                    Text2d::new(initials),
-                    TextFont { font_size: FontSize::Px(11.0 * side), ..default() },
+                    Text2d::new(label),
+                    TextFont { font_size: FontSize::Px(10.0 * side.min(2.0)), ..default() },
                     TextColor(Color::WHITE),
                     Transform::from_xyz(0.0, 0.0, 0.3),
                 ));
+                // Down: a dark red X across the token, over everything else on it.
+                for angle in [std::f32::consts::FRAC_PI_4, -std::f32::consts::FRAC_PI_4] {
+                    c.spawn((
+                        Mesh2d(bar.clone()),
+                        MeshMaterial2d(materials.add(Color::srgb(0.55, 0.05, 0.05))),
+                        Transform::from_xyz(0.0, 0.0, 0.5).with_rotation(Quat::from_rotation_z(angle)),
+                        Visibility::Hidden,
+                        DownMark,
+                    ));
+                }
                 for k in 0..3 {
                     let y = -radius - 3.0 - 3.0 * k as f32;
                     c.spawn((
@@ -391,19 +437,42 @@ fn dress_tokens(
     }
 }
 
+/// Tokens walk the squares the stage gave them; once the stage is idle, any token not where
+/// its creature stands (a move the side did not see, a restart) glides there directly.
 fn glide_tokens(
-    mut tokens: Query<(&Glide, &mut Transform)>,
+    mut tokens: Query<(&OnGrid, &mut Glide, &mut Transform)>,
+    stage: Res<Stage>,
     time: Res<Time>,
     mut redraw: MessageWriter<bevy::window::RequestRedraw>,
 ) {
     let step = GLIDE_SPEED * TILE * time.delta_secs();
-    for (glide, mut t) in &mut tokens {
-        let gap = glide.0 - t.translation;
-        if gap != Vec3::ZERO {
-            t.translation = if gap.length() <= step { glide.0 } else { t.translation + gap.normalize() * step };
-            // The window sleeps between inputs; a glide under way keeps it drawing.
-            redraw.write(bevy::window::RequestRedraw);
+    for (place, mut glide, mut t) in &mut tokens {
+        if let Some(at) = glide.snap_to.take() {
+            t.translation = at;
         }
+        if glide.hurry {
+            glide.hurry = false;
+            if let Some(last) = glide.path.back().copied() {
+                t.translation = last;
+            }
+            glide.path.clear();
+        }
+        if glide.path.is_empty() && stage.idle() {
+            let home = token_centre(place).extend(10.0);
+            if t.translation != home {
+                glide.path.push_back(home);
+            }
+        }
+        let Some(&next) = glide.path.front() else { continue };
+        let gap = next - t.translation;
+        if gap.length() <= step {
+            t.translation = next;
+            glide.path.pop_front();
+        } else {
+            t.translation += gap.normalize() * step;
+        }
+        // The window sleeps between inputs; a glide under way keeps it drawing.
+        redraw.write(bevy::window::RequestRedraw);
     }
 }
 
@@ -412,12 +481,7 @@ pub fn pool_colour(k: usize) -> Color {
     [Color::srgb(0.85, 0.25, 0.2), Color::srgb(0.3, 0.8, 0.3), Color::srgb(0.4, 0.55, 0.95)][k]
 }
 
-type Placed<'w, 's> = Query<
-    'w,
-    's,
-    (&'static OnGrid, &'static Heading, &'static Vitals, &'static Children, &'static mut Glide),
-    (With<CreatureToken>, Or<(Changed<OnGrid>, Changed<Heading>, Changed<Vitals>, Added<Children>)>),
->;
+type Placed<'w, 's> = Query<'w, 's, (&'static CreatureToken, &'static Heading, &'static Vitals, &'static Children)>;
 
 type TokenParts<'w, 's> = Query<
     'w,
@@ -426,55 +490,115 @@ type TokenParts<'w, 's> = Query<
     Without<CreatureToken>,
 >;
 
-fn place_tokens(mut tokens: Placed, mut parts: TokenParts) {
-    for (place, heading, vitals, children, mut glide) in &mut tokens {
-        glide.0 = token_centre(place).extend(10.0);
+/// The facing wedge turns at once; the pool bars change when the stage has shown the blows
+/// (or for the creature the current beat is about).
+fn place_tokens(tokens: Placed, mut parts: TokenParts, stage: Res<Stage>) {
+    for (token, heading, vitals, children) in &tokens {
+        let caught_up = stage.idle() || stage.shows_creature(token.id);
         for child in children.iter() {
             let Ok((mut t, wedge, bar)) = parts.get_mut(child) else { continue };
             if wedge.is_some() {
-                t.rotation = Quat::from_rotation_z(facing_angle(heading));
+                let turned = Quat::from_rotation_z(facing_angle(heading));
+                if t.rotation != turned {
+                    t.rotation = turned;
+                }
             }
-            if let Some(PoolBar(k)) = bar {
+            if let Some(PoolBar(k)) = bar
+                && caught_up
+            {
                 let fill = vitals.attrs.pools[*k].map_or(0.0, |p| p.current.max(0) as f32 / p.max.max(1) as f32);
-                t.scale.x = fill.max(0.001);
+                if t.scale.x != fill.max(0.001) {
+                    t.scale.x = fill.max(0.001);
+                }
             }
         }
     }
 }
 
-/// PERC: another side's creature is drawn only while the viewer's side perceives it. Unconscious
-/// creatures are drawn faded, prone and crouching ones smaller; the dead and fled vanish.
-/// Checked every frame (a few dozen tokens): a token spawned after the battle last changed
-/// must not show what its side cannot see.
+type TokenLooks<'w, 's> = Query<
+    'w,
+    's,
+    (
+        &'static CreatureToken,
+        &'static Vitals,
+        &'static Stance,
+        &'static mut Visibility,
+        &'static mut Transform,
+        &'static Children,
+        Option<&'static Flash>,
+    ),
+>;
+
+type TokenBodies<'w, 's> = Query<
+    'w,
+    's,
+    (
+        Option<&'static MeshMaterial2d<ColorMaterial>>,
+        Option<&'static mut Visibility>,
+        Has<TokenBody>,
+        Has<DownMark>,
+        Has<FacingWedge>,
+    ),
+    Without<CreatureToken>,
+>;
+
+/// PERC: another side's creature is drawn only while the viewer's side perceives it. A
+/// creature that is down lies tilted, greyed, under a red X, its facing wedge gone (never to be
+/// taken for a crouching one, which is only drawn smaller); the dead and fled vanish. A hit
+/// flashes the token white. Checked every frame (a few dozen tokens): a token spawned after the
+/// battle last changed must not show what its side cannot see.
 fn show_tokens(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
-    mut tokens: Query<(&CreatureToken, &Vitals, &Stance, &mut Visibility, &mut Transform, &Children)>,
-    bodies: Query<&MeshMaterial2d<ColorMaterial>, With<TokenBody>>,
+    stage: Res<Stage>,
+    mut tokens: TokenLooks,
+    mut parts: TokenBodies,
     mut materials: ResMut<Assets<ColorMaterial>>,
 ) {
     let b = &battle.battle;
-    for (token, vitals, stance, mut visibility, mut transform, children) in &mut tokens {
-        let present = vitals.presence == Presence::Active;
-        let seen = b.shown_to(viewer.side, token.id);
+    for (token, vitals, stance, mut visibility, mut transform, children, flash) in &mut tokens {
+        let seen = viewer.sees(b, token.id);
+        let caught_up = stage.idle() || stage.shows_creature(token.id);
+        // Leaving the battle (dead, fled) is shown once the stage has played it; leaving sight
+        // at once.
+        let present = vitals.presence == Presence::Active || !caught_up;
         visibility.set_if_neq(if present && seen { Visibility::Visible } else { Visibility::Hidden });
-        let scale = Vec3::splat(match stance.0 {
-            Posture::Standing => 1.0,
-            Posture::Crouch | Posture::Sit => 0.85,
-            Posture::Prone | Posture::Lying => 0.72,
+        if !caught_up {
+            continue;
+        }
+        let out = vitals.attrs.is_unconscious();
+        let scale = Vec3::splat(match (out, stance.0) {
+            (true, _) => 0.9,
+            (_, Posture::Standing) => 1.0,
+            (_, Posture::Crouch | Posture::Sit) => 0.85,
+            (_, Posture::Prone | Posture::Lying) => 0.72,
         });
         if transform.scale != scale {
             transform.scale = scale;
         }
-        let out = vitals.attrs.is_unconscious();
+        let base = side_colour(token.side, &viewer);
+        let colour = if flash.is_some() {
+            Color::WHITE
+        } else if out {
+            Color::from(base.to_srgba().mix(&Srgba::gray(0.35), 0.7))
+        } else {
+            base
+        };
         for child in children.iter() {
-            let base = side_colour(token.side, &viewer);
-            let colour = if out { base.with_alpha(0.35) } else { base };
-            if let Ok(m) = bodies.get(child)
+            let Ok((material, part_visibility, is_body, is_mark, is_wedge)) = parts.get_mut(child) else { continue };
+            if is_body
+                && let Some(m) = material
                 && materials.get(&m.0).is_some_and(|mat| mat.color != colour)
                 && let Some(mut mat) = materials.get_mut(&m.0)
             {
                 mat.color = colour;
+            }
+            if let Some(mut v) = part_visibility {
+                if is_mark {
+                    v.set_if_neq(if out { Visibility::Inherited } else { Visibility::Hidden });
+                } else if is_wedge {
+                    v.set_if_neq(if out { Visibility::Hidden } else { Visibility::Inherited });
+                }
             }
         }
     }
@@ -486,7 +610,7 @@ fn draw_last_seen(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut gizmos: Gi
     // The creature in turn (or answering an attack) wears a gold double ring, if the viewer's
     // side may be shown it.
     if let Some((c, _)) = b.awaiting()
-        && b.shown_to(viewer.side, c)
+        && viewer.sees(b, c)
     {
         let f = b.fighter(c);
         let place = OnGrid { origin: f.origin, size: f.size };
@@ -496,7 +620,7 @@ fn draw_last_seen(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut gizmos: Gi
         gizmos.circle_2d(Isometry2d::from_translation(token_centre(&place)), r + 3.0, gold.with_alpha(0.6));
     }
     for f in b.creatures() {
-        if f.side == viewer.side || b.shown_to(viewer.side, f.id) {
+        if f.side == viewer.side || viewer.sees(b, f.id) {
             continue;
         }
         if let Some(p) = b.last_seen(viewer.side, f.id) {

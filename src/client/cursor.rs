@@ -77,7 +77,7 @@ mod tests {
         let controllers = vec![Controller::Human, Controller::Ai];
         let mut app = App::new();
         app.insert_resource(ActiveBattle { battle, controllers })
-            .insert_resource(Viewer { side: 0, plays: true })
+            .insert_resource(Viewer { side: 0, plays: true, omniscient: false })
             .init_resource::<Hover>()
             .init_resource::<ButtonInput<KeyCode>>()
             .add_systems(Update, steer_cursor);

@@ -291,9 +291,18 @@ fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
 fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &Intent) {
     let t = b.map().terrain(at);
     let _ = writeln!(out, "Square {at}: {}", t.name);
-    let seen = shown_creature_at(b, viewer.side, at);
+    let seen = shown_creature_at(b, viewer, at);
     if let Some(c) = seen {
-        let _ = writeln!(out, "  {} ({}): {}", c.name, b.sides()[c.side].name, pools(c));
+        let kind = super::labels::kind_indices(b).get(c.id as usize).copied().unwrap_or(0);
+        let shape = super::board::KIND_SHAPES[kind % super::board::KIND_SHAPES.len()];
+        let _ = writeln!(
+            out,
+            "  {} ({}), a {} ({shape}): {}",
+            c.name,
+            b.sides()[c.side].name,
+            c.template.replace('_', " "),
+            pools(c)
+        );
         let _ = writeln!(out, "  {}, facing {}, AP {}/{}", c.posture.name(), c.facing.name(), c.ap, c.max_ap);
     }
     let Some(me) = intent.creature else { return };
@@ -342,21 +351,31 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
     }
 }
 
+/// The few keys always shown; F1 shows them all with the overlays' help.
+const SHORT_KEYS: &str = "Click: move / attack   1-6: weapon   Space: end turn\n\
+B/D/R: defend   N: take it   F2-F7: overlays\n\
+F1: all keys and help   P: pause";
+
 const KEYS: &str = "Click: move / attack   1-6: weapon   Esc: lower it\n\
 Q/E: turn   X/C/Z: stand/crouch/prone   Shift: sprint\n\
 H: hide   F: search   G: flee   Space: end turn\n\
 Arrows: cursor   Tab: next enemy   Enter: confirm\n\
 Defense: B/D/R block/dodge/resist, N none   K: counter\n\
 WASD: pan   Wheel: zoom   V: whole map   L: follow\n\
-F1: help   I: AI reasons   PgUp/PgDn: log   P: pause";
+F1: help   I: AI reasons   PgUp/PgDn: log   P: pause\n\
+F2-F7: reach/facing/threat/sight/fog/grid\n\
+T (hold): hurry the AI   -/=: AI slower/faster";
 
-const HELP: &str = "\nThe blue squares are where a move can end (amber\n\
-while sprinting). The line to the cursor is green when\n\
-clear, yellow when the target would have cover, red\n\
+const HELP: &str = "\nThe blue squares are where a move can end, paler\n\
+for a 2nd or 3rd move (amber while sprinting). The\n\
+line to the cursor is green when clear, yellow when the target would have cover, red\n\
 when blocked. Around a creature under the cursor its\n\
 sectors show: green front, yellow side, red rear (an\n\
 attack from the rear cannot be defended). Area\n\
-weapons show the squares they would cover.";
+weapons show the squares they would cover. The threat\n\
+view (F4) outlines in red where the enemies you see\n\
+could strike next round; magenta: from your rear.\n\
+A token's shape tells its kind (hover for its name).";
 
 /// The turn order as the viewer's side was told it (TIME-2, PERC-3: the creatures it knew of
 /// when the order was set), the creature in turn in brackets, the fallen marked.
@@ -378,10 +397,10 @@ fn tracker_line(out: &mut String, b: &Battle, viewer: &Viewer, in_turn: Option<C
             let f = b.fighter(c);
             let mut n = f.name.clone();
             // Its own, or one it perceives: a fallen foe out of sight is not known to be down.
-            if (f.side == viewer.side || b.shown_to(viewer.side, c)) && !f.can_act() {
+            if (f.side == viewer.side || viewer.sees(b, c)) && !f.can_act() {
                 n.push_str(" (down)");
             }
-            if Some(c) == in_turn && b.shown_to(viewer.side, c) {
+            if Some(c) == in_turn && viewer.sees(b, c) {
                 n = format!("[{n}]");
             }
             n
@@ -440,9 +459,11 @@ fn update_panel(
         reasons_lines(&mut out, b, e);
         out.push('\n');
     }
-    out.push_str(KEYS);
     if choice.help {
+        out.push_str(KEYS);
         out.push_str(HELP);
+    } else {
+        out.push_str(SHORT_KEYS);
     }
     let out = plain(&out);
     if text.0 != out {

@@ -2,7 +2,7 @@
 //! player's creatures, the camera, and the screenshot used by render tests.
 
 use super::screens::{OnBattleScreen, Screen};
-use super::{Notice, TILE, Viewer, shown_creature_at, square_at};
+use super::{Notice, TILE, Viewer, square_at};
 use crate::battle::{ActiveBattle, Battle, BattleSystems, Command, Controller, CreatureId, IssueCommand, Target};
 use crate::level::compendium::AreaSpec;
 use crate::rules::attack::Defense;
@@ -56,6 +56,17 @@ pub enum PlayerAction {
     Snapshot,
     /// Show or hide what the AI weighed for its last decision.
     Reasons,
+    ToggleReach,
+    ToggleFacing,
+    ToggleThreat,
+    ToggleSight,
+    ToggleFog,
+    ToggleGrid,
+    /// While held: skip the animations and let the AI decide without waiting.
+    FastForward,
+    /// Wait longer / shorter between two AI decisions.
+    Slower,
+    Faster,
 }
 
 impl PlayerAction {
@@ -93,6 +104,15 @@ impl PlayerAction {
             (Help, KeyCode::F1),
             (Snapshot, KeyCode::F12),
             (Reasons, KeyCode::KeyI),
+            (FastForward, KeyCode::KeyT),
+            (ToggleReach, KeyCode::F2),
+            (ToggleFacing, KeyCode::F3),
+            (ToggleThreat, KeyCode::F4),
+            (ToggleSight, KeyCode::F5),
+            (ToggleFog, KeyCode::F6),
+            (ToggleGrid, KeyCode::F7),
+            (Slower, KeyCode::Minus),
+            (Faster, KeyCode::Equal),
         ])
         .with(Confirm, MouseButton::Left)
         .with(Cancel, MouseButton::Right)
@@ -151,8 +171,8 @@ pub fn plugin(app: &mut App) {
         })
         .add_systems(
             OnEnter(Screen::Battle),
-            (|viewer: Res<Viewer>, mut choice: ResMut<Choice>| {
-                *choice = Choice { reasons: !viewer.plays, ..Choice::default() };
+            (|viewer: Res<Viewer>, overlays: Res<super::overlay::Overlays>, mut choice: ResMut<Choice>| {
+                *choice = Choice { reasons: overlays.reasons.unwrap_or(!viewer.plays), ..Choice::default() };
             })
             .in_set(OnBattleScreen),
         )
@@ -309,7 +329,7 @@ pub fn click_command(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Op
 pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<(Command, Option<Command>)> {
     let f = b.fighter(me);
     if choice.weapon.is_none()
-        && let Some(o) = shown_creature_at(b, f.side, at).filter(|c| c.id != me && b.hostile(me, c.id))
+        && let Some(o) = b.shown_creature_at(f.side, at).filter(|c| c.id != me && b.hostile(me, c.id))
         && let Some(strike) = click_here(b, me, at, choice)
             .filter(|c| b.check(me, c).is_err())
             .and_then(|_| b.walk_to_strike(me, o.id, choice.sprint))
@@ -324,7 +344,7 @@ pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Optio
 /// What a click on `at` means from where `me` stands.
 fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Command> {
     let f = b.fighter(me);
-    let occupant = shown_creature_at(b, f.side, at).filter(|c| c.id != me);
+    let occupant = b.shown_creature_at(f.side, at).filter(|c| c.id != me);
     if let Some(key) = &choice.weapon {
         let w = f.weapon(key)?;
         let target = match &w.weapon.area {

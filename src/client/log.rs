@@ -50,9 +50,8 @@ fn collect(
     mut log: ResMut<CombatLog>,
 ) {
     let b = &battle.battle;
-    let side = &b.sides()[viewer.side].name;
     for BattleEvent(entry) in events.read() {
-        if !entry.visible_to.contains(side) {
+        if !viewer.shows(b, entry) {
             continue;
         }
         let Some(text) = narrate(b, &entry.event) else { continue };

@@ -143,6 +143,7 @@ fn offer_saved(content: &Compendium) -> Option<Result<SavedOffer, String>> {
         let setup = CurrentSetup {
             seed: battle.seed(),
             player_side: save.player_side.filter(|&s| s < battle.sides().len()),
+            view_side: None,
             side_profiles: save.side_profiles,
             resume: Some(std::sync::Arc::new(save.log)),
             level,
@@ -187,6 +188,7 @@ fn apply(action: MenuAction, choice: &mut MenuChoice, exit: &mut MessageWriter<A
                 level: level.clone(),
                 seed: choice.seed,
                 player_side,
+                view_side: None,
                 side_profiles,
                 resume: None,
             });

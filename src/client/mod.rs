@@ -11,8 +11,10 @@ mod actions;
 mod board;
 mod cursor;
 mod flow;
+mod gauges;
 mod hud;
 mod input;
+mod labels;
 mod log;
 pub mod menu;
 mod overlay;
@@ -20,17 +22,37 @@ mod popups;
 mod result;
 mod save;
 pub mod screens;
+mod stage;
 
 use crate::battle::{Battle, Fighter};
 use crate::rules::grid::Pos;
 use bevy::prelude::*;
 use std::path::PathBuf;
 
-/// The side whose view the screen shows, and whether the player commands it.
+/// The side whose view the screen shows, and whether the player commands it. Watching with
+/// no side named, the view is a GM's: every creature and the whole record (`omniscient`).
 #[derive(Resource, Clone, Copy, Debug)]
 pub struct Viewer {
     pub side: usize,
     pub plays: bool,
+    pub omniscient: bool,
+}
+
+impl Viewer {
+    /// May this creature be drawn: the side's own or one it perceives (PERC), or any for a GM.
+    pub fn sees(&self, b: &Battle, creature: crate::battle::CreatureId) -> bool {
+        self.omniscient || b.shown_to(self.side, creature)
+    }
+
+    /// Is this log entry part of the view: the side's own version of events, or for a GM the
+    /// whole record (no side's partial copies).
+    pub fn shows(&self, b: &Battle, entry: &crate::battle::LogEntry) -> bool {
+        if self.omniscient {
+            !entry.partial
+        } else {
+            b.sides().get(self.side).is_some_and(|s| entry.visible_to.contains(&s.name))
+        }
+    }
 }
 
 /// Pixel size of a square at zoom 1.
@@ -48,9 +70,13 @@ pub fn square_at(world: Vec2) -> Pos {
     Pos::new((world.x / TILE + 0.5).floor() as i32, (world.y / TILE + 0.5).floor() as i32)
 }
 
-/// The creature on `at` that `side` may be shown: its own, or one it perceives (PERC).
-pub fn shown_creature_at(b: &Battle, side: usize, at: Pos) -> Option<&Fighter> {
-    b.shown_creature_at(side, at)
+/// The creature on `at` that the viewer may be shown: its own, or one it perceives (PERC).
+pub fn shown_creature_at<'a>(b: &'a Battle, viewer: &Viewer, at: Pos) -> Option<&'a Fighter> {
+    if viewer.omniscient {
+        b.creatures().iter().find(|c| c.is_active() && c.footprint().contains(at))
+    } else {
+        b.shown_creature_at(viewer.side, at)
+    }
 }
 
 /// A short status line for the player: the last refused command, and the like.
@@ -59,10 +85,11 @@ pub struct Notice(pub String);
 
 pub fn plugin(app: &mut App) {
     app.init_resource::<Notice>()
-        .insert_resource(Viewer { side: 0, plays: false })
+        .insert_resource(Viewer { side: 0, plays: false, omniscient: false })
         .add_plugins(screens::plugin)
         .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
-        .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin));
+        .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin))
+        .add_plugins((stage::plugin, gauges::plugin));
 }
 
 /// How the screen is set up.
@@ -71,7 +98,11 @@ pub struct ScreenOptions {
     pub hover: Option<Pos>,
     /// Save a screenshot once this many frames have been drawn, then quit.
     pub screenshot: Option<(PathBuf, u32)>,
+    /// The overlays on at the start, by name (`--overlay`); None = the default set.
+    pub overlays: Option<Vec<String>>,
 }
+
+pub use overlay::{Overlays, overlays_from};
 
 /// Add the client to an app that already has the battle (and whoever plays the other sides).
 pub fn install(app: &mut App, opts: ScreenOptions) -> Result<(), String> {
@@ -80,6 +111,9 @@ pub fn install(app: &mut App, opts: ScreenOptions) -> Result<(), String> {
         pinned: opts.hover.is_some(),
         keyboard: false,
     });
+    if let Some(names) = &opts.overlays {
+        app.insert_resource(overlays_from(names)?);
+    }
     if let Some((path, frames)) = opts.screenshot {
         // Quitting waits for the file to appear, so an old one must not count.
         if path.exists() {

@@ -1,15 +1,17 @@
-//! What the dice did, shown where it happened: each segment's outcome floats up from its target
-//! for a moment — the damage in red, a miss or a solid defense in grey, a fall in gold — from
-//! the side's own view of the events, as they arrive.
+//! What the dice did, shown where it happened: the stage (`stage.rs`) raises a popup for each
+//! roll and outcome — the damage in red, a miss or a solid defense in grey, a fall in gold —
+//! which floats up from its creature for a moment.
 
+use super::TILE;
 use super::screens::{OnBattleScreen, Screen};
-use super::{TILE, Viewer, square_centre};
-use crate::battle::{ActiveBattle, BattleEvent, BattleSystems, Event};
 use bevy::prelude::*;
 use bevy::text::FontSize;
 
 /// Seconds a popup stays.
 const LIFETIME: f32 = 1.4;
+
+/// Pixels a second a popup rises: outcomes shown one beat apart stay a line apart.
+const RISE: f32 = 60.0;
 
 #[derive(Component)]
 struct Popup {
@@ -18,53 +20,20 @@ struct Popup {
 }
 
 pub fn plugin(app: &mut App) {
-    app.add_systems(Update, (spawn_popups.after(BattleSystems::Publish), float_popups).chain().in_set(OnBattleScreen));
+    app.add_systems(Update, float_popups.in_set(OnBattleScreen));
 }
 
-fn spawn_popups(
-    mut commands: Commands,
-    mut events: MessageReader<BattleEvent>,
-    battle: Res<ActiveBattle>,
-    viewer: Res<Viewer>,
-) {
-    let b = &battle.battle;
-    let side = &b.sides()[viewer.side].name;
-    // A restarted battle replays its log from the start: no popups for the past.
-    if battle.is_added() {
-        events.clear();
-        return;
-    }
-    let mut stacked = 0.0;
-    for BattleEvent(entry) in events.read() {
-        if !entry.visible_to.contains(side) {
-            continue;
-        }
-        let (creature, text, colour) = match &entry.event {
-            Event::SegmentResolved { target, hit, damage, solid_defense, .. } => {
-                let (t, c) = match (hit, damage) {
-                    (true, d) if *d > 0 => (format!("-{d}"), Color::srgb(1.0, 0.3, 0.25)),
-                    _ if *solid_defense => ("solid defense".to_string(), Color::srgb(0.75, 0.8, 0.9)),
-                    _ => ("miss".to_string(), Color::srgb(0.8, 0.8, 0.8)),
-                };
-                (*target, t, c)
-            }
-            Event::Unconscious { creature } => (*creature, "DOWN".to_string(), Color::srgb(1.0, 0.8, 0.2)),
-            _ => continue,
-        };
-        let Some(f) = b.creatures().get(creature as usize) else { continue };
-        let centre = square_centre(f.origin) + Vec2::splat((f.size.footprint() as f32 - 1.0) * TILE / 2.0);
-        // Several outcomes at once stack instead of overlapping.
-        let from = (centre + Vec2::new(0.0, TILE * 0.5 + stacked)).extend(40.0);
-        stacked += 14.0;
-        commands.spawn((
-            DespawnOnExit(Screen::Battle),
-            Popup { age: 0.0, from },
-            Text2d::new(text),
-            TextFont { font_size: FontSize::Px(16.0), ..default() },
-            TextColor(colour),
-            Transform::from_translation(from),
-        ));
-    }
+/// Words or numbers rising from a point of the map for a moment.
+pub fn spawn_popup(commands: &mut Commands, at: Vec2, text: &str, colour: Color) {
+    let from = (at + Vec2::new(0.0, TILE * 0.5)).extend(40.0);
+    commands.spawn((
+        DespawnOnExit(Screen::Battle),
+        Popup { age: 0.0, from },
+        Text2d::new(super::hud::plain(text)),
+        TextFont { font_size: FontSize::Px(15.0), ..default() },
+        TextColor(colour),
+        Transform::from_translation(from),
+    ));
 }
 
 fn float_popups(
@@ -79,7 +48,7 @@ fn float_popups(
             commands.entity(e).despawn();
             continue;
         }
-        t.translation = p.from + Vec3::Y * (p.age * 18.0);
+        t.translation = p.from + Vec3::Y * (p.age * RISE);
         colour.0.set_alpha(1.0 - (p.age / LIFETIME).powi(2));
         redraw.write(bevy::window::RequestRedraw);
     }

@@ -34,6 +34,8 @@ pub struct CurrentSetup {
     pub seed: u64,
     /// The side the player commands; None = watch the AI play every side.
     pub player_side: Option<usize>,
+    /// Watching: the side whose view is shown (None: everything, a GM's view).
+    pub view_side: Option<usize>,
     /// Per side, an AI profile overriding the creatures' own (None: their own).
     pub side_profiles: Vec<Option<String>>,
     /// A saved log to continue from (the battle is rebuilt by replaying it).

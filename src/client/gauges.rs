@@ -1,0 +1,199 @@
+//! Numbers drawn, not only written: the active creature's AP and attribute pools as pips
+//! (current of max), and, when an attack is aimed, the exact damage distribution it would roll
+//! (ATK-E4, from the battle's preview) as a small bar chart, with the target's best defense and
+//! a warning when it cannot defend. Placed at the top right of the map, beside the panel.
+
+use super::board::pool_colour;
+use super::input::{Intent, player_awaited};
+use super::screens::{OnBattleScreen, Screen};
+use super::{PANEL_WIDTH, Viewer};
+use crate::battle::{ActiveBattle, Battle, Command, CreatureId};
+use bevy::prelude::*;
+use bevy::text::FontSize;
+
+pub fn plugin(app: &mut App) {
+    app.add_systems(OnEnter(Screen::Battle), spawn_gauges.in_set(OnBattleScreen))
+        .add_systems(Update, update_gauges.in_set(OnBattleScreen));
+}
+
+/// Pips drawn per row at most; a larger pool shows its number beside them.
+const MAX_PIPS: i32 = 16;
+
+#[derive(Component)]
+struct GaugeRoot;
+
+fn spawn_gauges(mut commands: Commands) {
+    commands.spawn((
+        DespawnOnExit(Screen::Battle),
+        GaugeRoot,
+        Node {
+            position_type: PositionType::Absolute,
+            right: px(PANEL_WIDTH + 8.0),
+            top: px(8),
+            flex_direction: FlexDirection::Column,
+            padding: UiRect::all(px(6)),
+            row_gap: px(3),
+            ..default()
+        },
+        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+        GlobalZIndex(3),
+        Visibility::Hidden,
+    ));
+}
+
+/// What the gauges show, to rebuild them only when it changes.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct GaugeView {
+    pub name: String,
+    /// (label, current, max, colour index: 3 = AP).
+    pub rows: Vec<(String, i32, i32, usize)>,
+    /// The aimed attack: a title, P(damage = k) for each k, and warnings.
+    pub chart: Option<(String, Vec<f64>, Vec<String>)>,
+}
+
+/// The gauges for the creature in turn (if it is the viewer's) and the attack it aims.
+pub fn gauge_view(b: &Battle, me: CreatureId, command: Option<&Command>) -> GaugeView {
+    let f = b.fighter(me);
+    let mut rows = vec![("AP".to_string(), f.ap, f.max_ap, 3)];
+    for (k, name) in ["Might", "Activeness", "Spirit"].iter().enumerate() {
+        if let Some(p) = f.attrs.pools[k] {
+            rows.push((name.to_string(), p.current, p.max, k));
+        }
+    }
+    let chart = command.filter(|c| matches!(c, Command::Attack { .. })).and_then(|cmd| {
+        let preview = b.attack_preview(me, cmd).ok()?;
+        let t = preview.first()?;
+        let best = t.best_defense();
+        let odds = t.odds(best.map_or(0, |d| d.dice));
+        let target = &b.fighter(t.target).name;
+        let title = match best {
+            Some(d) => format!("Damage to {target} if it rolls {:?} ({} dice)", d.defense, d.dice),
+            None => format!("Damage to {target} (it cannot defend)"),
+        };
+        let mut warnings = Vec::new();
+        if let Err(why) = &t.in_reach {
+            warnings.push(format!("from here: {} (the walk there may change it)", why.reason));
+        }
+        if let Err(why) = &t.defendable {
+            warnings.push(format!("undefendable: {}", why.reason));
+        }
+        if preview.len() > 1 {
+            warnings.push(format!("{} creatures inside the area", preview.len()));
+        }
+        for p in &preview {
+            if !b.hostile(me, p.target) {
+                warnings.push(format!("{} (a friend) is inside the area", b.fighter(p.target).name));
+            }
+        }
+        Some((title, odds.distribution, warnings))
+    });
+    GaugeView { name: f.name.clone(), rows, chart }
+}
+
+fn update_gauges(
+    mut commands: Commands,
+    battle: Res<ActiveBattle>,
+    viewer: Res<Viewer>,
+    intent: Res<Intent>,
+    mut root: Query<(Entity, &mut Visibility), With<GaugeRoot>>,
+    mut shown: Local<Option<GaugeView>>,
+) {
+    let Ok((root, mut visibility)) = root.single_mut() else { return };
+    let b = &battle.battle;
+    let me = player_awaited(&battle, &viewer).map(|(c, _)| c).or(intent.creature);
+    // A click that walks into reach and strikes charts the strike.
+    let aimed = [intent.command.as_ref(), intent.then.as_ref()]
+        .into_iter()
+        .flatten()
+        .find(|c| matches!(c, Command::Attack { .. }));
+    let view = me.map(|c| gauge_view(b, c, aimed));
+    if *shown == view {
+        return;
+    }
+    *shown = view.clone();
+    commands.entity(root).despawn_related::<Children>();
+    let Some(view) = view else {
+        *visibility = Visibility::Hidden;
+        return;
+    };
+    *visibility = Visibility::Inherited;
+    let font = |px: f32| TextFont { font_size: FontSize::Px(px), ..default() };
+    let light = TextColor(Color::srgb(0.92, 0.92, 0.9));
+    commands.entity(root).with_children(|c| {
+        c.spawn((Text::new(super::hud::plain(&view.name)), font(13.0), light));
+        for (label, current, max, colour) in &view.rows {
+            let on = if *colour == 3 { Color::srgb(1.0, 0.82, 0.2) } else { pool_colour(*colour) };
+            c.spawn(Node { column_gap: px(2), align_items: AlignItems::Center, ..default() }).with_children(|row| {
+                // The bundled font is monospaced: padding lines the pips up.
+                row.spawn((Text::new(format!("{label:<10}")), font(11.0), light));
+                for k in 0..(*max).clamp(0, MAX_PIPS) {
+                    let colour = if k < *current { on } else { Color::srgba(0.5, 0.5, 0.5, 0.35) };
+                    row.spawn((Node { width: px(9), height: px(9), ..default() }, BackgroundColor(colour)));
+                }
+                row.spawn((Text::new(format!(" {current}/{max}")), font(11.0), light));
+            });
+        }
+        let Some((title, dist, warnings)) = &view.chart else { return };
+        c.spawn((Text::new(super::hud::plain(title)), font(11.0), light));
+        // One bar per damage value, its height the chance: the whole distribution at a glance.
+        c.spawn(Node { column_gap: px(3), align_items: AlignItems::End, height: px(70), ..default() }).with_children(
+            |bars| {
+                for (k, p) in dist.iter().enumerate().take(13) {
+                    bars.spawn(Node {
+                        flex_direction: FlexDirection::Column,
+                        align_items: AlignItems::Center,
+                        ..default()
+                    })
+                    .with_children(|bar| {
+                        bar.spawn((Text::new(format!("{:.0}", p * 100.0)), font(9.0), light));
+                        let red = if k == 0 { Color::srgb(0.5, 0.5, 0.55) } else { Color::srgb(0.9, 0.3, 0.25) };
+                        bar.spawn((
+                            Node { width: px(14), height: px((p * 40.0).max(1.0) as f32), ..default() },
+                            BackgroundColor(red),
+                        ));
+                        bar.spawn((Text::new(k.to_string()), font(10.0), light));
+                    });
+                }
+            },
+        );
+        c.spawn((Text::new("% chance of each damage"), font(9.0), TextColor(Color::srgb(0.7, 0.7, 0.7))));
+        for w in warnings {
+            c.spawn((Text::new(super::hud::plain(w)), font(11.0), TextColor(Color::srgb(1.0, 0.55, 0.3))));
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::Target;
+    use crate::level::{builtin_compendium, parse_level};
+
+    // RULES: ATK-E4 — the chart is the engine's exact distribution: it sums to 1 and its mean
+    // is the expected damage the preview states.
+    #[test]
+    fn the_chart_is_the_previews_distribution() {
+        let text = r#"(name: "Chart", map: ["WWWWW", "W...W", "WWWWW"],
+            legend: { '.': "floor", 'W': "wall" },
+            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+            sides: [(name: "Us"), (name: "Them")],
+            creatures: [(name: "A", template: "human_fighter", side: "Us", at: (1, 1), facing: E,
+                         overrides: (activeness: Some(9))),
+                        (name: "B", template: "human_fighter", side: "Them", at: (2, 1), facing: W)])"#;
+        let l = parse_level("chart.level.ron", text, builtin_compendium()).unwrap();
+        let b = Battle::new(&l, builtin_compendium(), 3).unwrap();
+        let (me, _) = b.awaiting().unwrap();
+        let foe = b.creatures().iter().find(|c| b.hostile(me, c.id)).unwrap().id;
+        let weapon = b.fighter(me).weapons[0].key.clone();
+        let cmd = Command::Attack { weapon, target: Target::Creature(foe), additives: vec![] };
+        let view = gauge_view(&b, me, Some(&cmd));
+        assert_eq!(view.rows[0].0, "AP");
+        assert_eq!((view.rows[0].1, view.rows[0].2), (b.fighter(me).ap, b.fighter(me).max_ap));
+        let (_, dist, _) = view.chart.expect("an attack is charted");
+        assert!((dist.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let mean: f64 = dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
+        let expected = b.attack_preview(me, &cmd).unwrap()[0].expected_damage();
+        assert!((mean - expected).abs() < 1e-9, "{mean} vs {expected}");
+        assert!(gauge_view(&b, me, None).chart.is_none());
+    }
+}
