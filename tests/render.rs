@@ -190,3 +190,60 @@ wait $game
     let result = Shot::load(&dir.join(shots.iter().find(|n| n.starts_with("meshal-result-")).unwrap()));
     assert!(result.count([255, 217, 115], 30, (0, 700), (0, 80)) > 500, "the winner's line in the accent colour");
 }
+
+/// Pixels of the rectangle that differ clearly between two pictures of the same moment.
+fn changed(a: &Shot, b: &Shot, (x0, x1): (u32, u32), (y0, y1): (u32, u32)) -> usize {
+    let mut n = 0;
+    for y in y0..y1.min(a.height) {
+        for x in x0..x1.min(a.width) {
+            let i = (y * a.width + x) as usize;
+            if a.rgb[i].iter().zip(b.rgb[i]).any(|(p, q)| p.abs_diff(q) > 20) {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+// Each overlay (`--overlay NAME`, F2–F7 in the window) changes the picture where its rule says:
+// reach around the player's creature in turn (Blue, on the left), the threat view where Red's
+// fighters could strike, grid lines over the whole map, fog where Blue cannot see; the panel
+// never changes with them. The duel at seed 2 opens on Blue's turn; the AI is held still.
+#[test]
+fn each_overlay_changes_the_pixels_where_it_should() {
+    let duel = ["levels/duel.level.ron", "--seed", "2", "--ai-delay", "1000", "--frames", "30"];
+    let shot = |name: &str, level: &[&str], overlays: &[&str]| {
+        let mut args: Vec<&str> = level.to_vec();
+        for o in overlays {
+            args.extend(["--overlay", o]);
+        }
+        screenshot(name, &args)
+    };
+    let Some(none) = shot("overlay-none.png", &duel, &["none"]) else { return };
+    let reach = shot("overlay-reach.png", &duel, &["reach"]).unwrap();
+    let threat = shot("overlay-threat.png", &duel, &["threat"]).unwrap();
+    let grid = shot("overlay-grid.png", &duel, &["grid"]).unwrap();
+    // The legend (bottom left of the map) lists the overlays that are on: left out here.
+    let (top, bottom) = ((0, 450), (0, 720 - 170));
+    let left = (0, 470);
+    let right = (470, 1280 - 340);
+    let reach_left = changed(&none, &reach, left, top);
+    let reach_right = changed(&none, &reach, (600, 940), top);
+    assert!(reach_left > 20_000, "reach shades Blue's squares: {reach_left}");
+    // Three moves reach most of this small map, paler for each further move.
+    assert!(reach_right < reach_left * 3 / 4, "and less on Red's far side: {reach_right} vs {reach_left}");
+    let threat_right = changed(&none, &threat, right, top);
+    assert!(threat_right > 3_000, "threat outlines where Red strikes next round: {threat_right}");
+    assert!(threat.count([242, 51, 38], 40, right, top) > 1_000, "in the threat red");
+    let grid_all = changed(&none, &grid, MAP, bottom);
+    assert!(grid_all > 3_000, "grid lines over the map: {grid_all}");
+    for (name, s) in [("reach", &reach), ("threat", &threat), ("grid", &grid)] {
+        assert_eq!(changed(&none, s, PANEL, (0, 560)), 0, "{name} leaves the panel alone");
+    }
+    // PERC: at the start Blue sees only part of walls and cover; fog dims the rest.
+    let walls = ["levels/walls_and_cover.level.ron", "--seed", "2", "--ai-delay", "1000", "--frames", "30"];
+    let clear = shot("overlay-nofog.png", &walls, &["none"]).unwrap();
+    let fog = shot("overlay-fog.png", &walls, &["fog"]).unwrap();
+    let dimmed = changed(&clear, &fog, MAP, top);
+    assert!(dimmed > 10_000, "fog dims the squares Blue cannot see: {dimmed}");
+}

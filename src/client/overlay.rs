@@ -146,7 +146,7 @@ fn shade_unseen(
     let seen = b.seen_squares(viewer.side);
     for (i, _) in seen.iter().enumerate().filter(|(_, s)| !**s) {
         commands.spawn((
-            Sprite::from_color(Color::srgba(0.0, 0.0, 0.05, 0.38), Vec2::splat(TILE)),
+            Sprite::from_color(Color::srgba(0.0, 0.0, 0.05, 0.5), Vec2::splat(TILE)),
             Transform::from_translation(square_centre(b.map().pos_of(i)).extend(0.5)),
             FogShade,
             DespawnOnExit(Screen::Battle),
@@ -267,7 +267,7 @@ fn draw_aids(
             Isometry2d::from_translation(centre),
             UVec2::new(w, h),
             Vec2::splat(TILE),
-            Color::srgba(0.0, 0.0, 0.0, 0.35),
+            Color::srgba(0.0, 0.0, 0.0, 0.75),
         );
     }
     let Some(at) = hover.square else { return };
@@ -393,16 +393,18 @@ fn update_legend(
     mut commands: Commands,
     overlays: Res<Overlays>,
     viewer: Res<Viewer>,
-    legend: Query<Entity, With<Legend>>,
+    mut legend: Query<(Entity, &mut Visibility), With<Legend>>,
     mut shown: Local<Option<Overlays>>,
 ) {
-    let Ok(root) = legend.single() else { return };
+    let Ok((root, mut visibility)) = legend.single_mut() else { return };
     if *shown == Some(*overlays) && !viewer.is_changed() {
         return;
     }
     *shown = Some(*overlays);
     commands.entity(root).despawn_related::<Children>();
-    for (colours, text) in legend_rows(&overlays, viewer.omniscient) {
+    let rows = legend_rows(&overlays, viewer.omniscient);
+    *visibility = if rows.is_empty() { Visibility::Hidden } else { Visibility::Inherited };
+    for (colours, text) in rows {
         commands.entity(root).with_children(|c| {
             c.spawn(Node { column_gap: px(3), align_items: AlignItems::Center, ..default() }).with_children(|row| {
                 for colour in colours {
