@@ -14,7 +14,7 @@ use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use leafwing_input_manager::prelude::*;
 use std::path::PathBuf;
 
-#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect)]
+#[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect, serde::Deserialize)]
 pub enum PlayerAction {
     /// Move to, attack or aim at the square under the cursor.
     Confirm,
@@ -121,6 +121,10 @@ impl PlayerAction {
     }
 }
 
+/// Why `assets/input.ron` could not be used, shown when a battle begins.
+#[derive(Resource, Default)]
+pub struct BindingsProblem(pub Option<String>);
+
 /// The keys that ready a creature's first to sixth weapon.
 pub const WEAPON_KEYS: [PlayerAction; 6] = [
     PlayerAction::Weapon1,
@@ -167,8 +171,22 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Intent>()
         .init_resource::<PendingStrike>()
         .add_systems(Startup, |mut commands: Commands| {
-            commands.spawn(PlayerAction::input_map());
+            let (map, problem) = super::bindings::load_bindings(std::path::Path::new(super::bindings::BINDINGS_FILE));
+            if let Some(p) = &problem {
+                warn!("{p}");
+            }
+            commands.spawn(map);
+            commands.insert_resource(BindingsProblem(problem));
         })
+        .add_systems(
+            OnEnter(Screen::Battle),
+            (|problem: Res<BindingsProblem>, mut notice: ResMut<Notice>| {
+                if let Some(p) = &problem.0 {
+                    notice.0 = p.clone();
+                }
+            })
+            .in_set(OnBattleScreen),
+        )
         .add_systems(
             OnEnter(Screen::Battle),
             (|viewer: Res<Viewer>, overlays: Res<super::overlay::Overlays>, mut choice: ResMut<Choice>| {

@@ -8,6 +8,7 @@
 //! command shows its reason and the rule it breaks, and changes nothing.
 
 mod actions;
+mod bindings;
 mod board;
 mod cursor;
 mod flow;

@@ -1,0 +1,147 @@
+//! The player's own key bindings: `assets/input.ron` maps action names to keys or mouse
+//! buttons, e.g. `{ EndTurn: [Key(Enter)], Dodge: [Key(KeyJ)] }` (key names as Bevy's
+//! `KeyCode`: `KeyA`…`KeyZ`, `Digit1`, `Space`, `F2`, `ArrowUp`; buttons as `Mouse(Left)`).
+//! Listed actions take exactly the listed inputs; the others keep their defaults. A missing
+//! file is the defaults; a broken one is reported (file, line, column) and the defaults kept.
+
+use super::input::PlayerAction;
+use bevy::prelude::*;
+use leafwing_input_manager::prelude::*;
+use serde::Deserialize;
+use std::collections::HashMap;
+use std::path::Path;
+
+/// Where the game looks for the player's bindings (beside `levels/`).
+pub const BINDINGS_FILE: &str = "assets/input.ron";
+
+/// One input bound to an action.
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq)]
+pub enum Binding {
+    Key(KeyCode),
+    Mouse(MouseButton),
+    /// Either Shift, Control or Alt key (as Sprint's default, `Modifier(Shift)`).
+    Modifier(Modifier),
+}
+
+#[derive(Deserialize, Clone, Copy, Debug, PartialEq)]
+pub enum Modifier {
+    Shift,
+    Control,
+    Alt,
+}
+
+/// Actions that are not buttons: the zoom is the mouse wheel's axis.
+const NOT_REBINDABLE: [PlayerAction; 1] = [PlayerAction::Zoom];
+
+/// The default map with the file's bindings applied; the error names the file, line and column.
+pub fn bindings_from_str(file: &str, text: &str) -> Result<InputMap<PlayerAction>, String> {
+    let parsed: HashMap<PlayerAction, Vec<Binding>> =
+        ron::from_str(text).map_err(|e| crate::level::ron_error(file, &e).to_string())?;
+    let mut map = PlayerAction::input_map();
+    let mut actions: Vec<_> = parsed.into_iter().collect();
+    // Applied in a fixed order, so the same file always gives the same map.
+    actions.sort_by_key(|(a, _)| format!("{a:?}"));
+    for (action, inputs) in actions {
+        if NOT_REBINDABLE.contains(&action) {
+            return Err(format!("{file}: {action:?} is the mouse wheel and cannot be bound to keys"));
+        }
+        if inputs.is_empty() {
+            return Err(format!("{file}: {action:?} has no key: an action must keep at least one"));
+        }
+        map.clear_action(&action);
+        for input in inputs {
+            match input {
+                Binding::Key(k) => map.insert(action, k),
+                Binding::Mouse(b) => map.insert(action, b),
+                Binding::Modifier(m) => map.insert(
+                    action,
+                    match m {
+                        Modifier::Shift => ModifierKey::Shift,
+                        Modifier::Control => ModifierKey::Control,
+                        Modifier::Alt => ModifierKey::Alt,
+                    },
+                ),
+            };
+        }
+    }
+    Ok(map)
+}
+
+/// The bindings from `path`: the defaults if there is no such file, else the file's or why
+/// it cannot be used (and then the defaults are kept).
+pub fn load_bindings(path: &Path) -> (InputMap<PlayerAction>, Option<String>) {
+    let shown = path.display().to_string();
+    if !path.exists() {
+        return (PlayerAction::input_map(), None);
+    }
+    if !path.is_file() {
+        return (PlayerAction::input_map(), Some(format!("{shown}: not a file; the default keys are used")));
+    }
+    // A bindings file is a few lines: anything far larger is not one (and is not read whole).
+    let text = match std::fs::metadata(path) {
+        Ok(m) if m.len() > 256 * 1024 => Err(format!("{shown}: {} bytes is too large for a bindings file", m.len())),
+        _ => std::fs::read_to_string(path).map_err(|e| format!("{shown}: {e}")),
+    };
+    match text.and_then(|t| bindings_from_str(&shown, &t)) {
+        Ok(map) => (map, None),
+        Err(e) => (PlayerAction::input_map(), Some(format!("{e}; the default keys are used"))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn keys_of(map: &InputMap<PlayerAction>, action: PlayerAction) -> usize {
+        map.get_buttonlike(&action).map_or(0, |b| b.len())
+    }
+
+    #[test]
+    fn a_file_rebinds_only_what_it_lists() {
+        let map =
+            bindings_from_str("input.ron", "{ EndTurn: [Key(Enter), Mouse(Middle)], Dodge: [Key(KeyJ)] }").unwrap();
+        assert_eq!(keys_of(&map, PlayerAction::EndTurn), 2);
+        assert_eq!(keys_of(&map, PlayerAction::Dodge), 1);
+        assert_eq!(keys_of(&map, PlayerAction::Block), keys_of(&PlayerAction::input_map(), PlayerAction::Block));
+    }
+
+    #[test]
+    fn a_broken_file_is_located_and_the_defaults_kept() {
+        let cases = [
+            ("{ EndTurn: [Key(Spcae)] }", "input.ron:1:"),
+            ("{ Teleport: [Key(KeyT)] }", "input.ron:1:"),
+            ("{ EndTurn: [Key(Space)]\n", "Expected comma"),
+            ("{ Zoom: [Key(KeyZ)] }", "cannot be bound"),
+            ("{ EndTurn: [] }", "at least one"),
+        ];
+        for (text, says) in cases {
+            let e = bindings_from_str("input.ron", text).unwrap_err();
+            assert!(e.contains(says), "{text:?}: {e}");
+        }
+        let dir = std::env::temp_dir().join(format!("meshal-bindings-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let broken = dir.join("input.ron");
+        std::fs::write(&broken, "{ EndTurn: [Key(Spcae)] }").unwrap();
+        let (map, problem) = load_bindings(&broken);
+        assert!(problem.unwrap().contains("the default keys are used"));
+        assert_eq!(keys_of(&map, PlayerAction::EndTurn), keys_of(&PlayerAction::input_map(), PlayerAction::EndTurn));
+        assert_eq!(std::fs::read_to_string(&broken).unwrap(), "{ EndTurn: [Key(Spcae)] }", "the file is left alone");
+        // A directory where the file should be.
+        let (_, problem) = load_bindings(&dir);
+        assert!(problem.unwrap().contains("not a file"));
+        let (_, none) = load_bindings(&dir.join("missing.ron"));
+        assert!(none.is_none());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn the_shipped_file_is_the_defaults() {
+        let text = std::fs::read_to_string(BINDINGS_FILE).unwrap();
+        let parsed: HashMap<PlayerAction, Vec<Binding>> = ron::from_str(&text).unwrap();
+        let defaults = PlayerAction::input_map();
+        for (action, inputs) in &parsed {
+            assert_eq!(inputs.len(), keys_of(&defaults, *action), "{action:?}");
+        }
+        assert!(bindings_from_str(BINDINGS_FILE, &text).is_ok());
+    }
+}
