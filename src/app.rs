@@ -48,6 +48,8 @@ pub struct WindowOptions {
     pub screenshot: Option<(PathBuf, u32)>,
     /// Act as if the cursor rested on this square (for screenshots of the overlays).
     pub hover: Option<Pos>,
+    /// Print the client's cost per frame over this many frames of AI turns, then quit.
+    pub frame_report: Option<u32>,
     /// Per side, an AI profile overriding the creatures' own (`--ai`).
     pub side_profiles: Option<Vec<Option<String>>>,
 }
@@ -73,12 +75,17 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
     .insert_resource(Content(compendium.clone()));
     // A turn-based screen sleeps until input: idle frames cost nothing. The client asks for
     // frames while the AI plays or a token glides. A screenshot counts frames, so it keeps them.
-    if opts.screenshot.is_none() {
+    if opts.screenshot.is_none() && opts.frame_report.is_none() {
         app.insert_resource(bevy::winit::WinitSettings::desktop_app());
     }
     crate::client::install(
         &mut app,
-        crate::client::ScreenOptions { hover: opts.hover, screenshot: opts.screenshot, overlays: opts.overlays },
+        crate::client::ScreenOptions {
+            hover: opts.hover,
+            screenshot: opts.screenshot,
+            overlays: opts.overlays,
+            frame_report: opts.frame_report,
+        },
     )?;
     app.add_systems(OnEnter(Screen::Battle), begin_battle.in_set(BeginBattle));
     if let Some(level) = opts.level {

@@ -49,6 +49,9 @@ struct PlayArgs {
     /// grid, reasons; "none" for none.
     #[arg(long)]
     overlay: Vec<String>,
+    /// Measure what the client costs a frame over N frames of AI turns, print it and quit.
+    #[arg(long)]
+    frame_report: Option<u32>,
 }
 
 #[derive(Subcommand)]
@@ -350,7 +353,8 @@ fn play(args: PlayArgs) -> ExitCode {
         && !args.watch
         && args.hover.is_none()
         && args.ai.is_empty()
-        && args.overlay.is_empty();
+        && args.overlay.is_empty()
+        && args.frame_report.is_none();
     let level_path = args.level.clone().unwrap_or_else(|| cli::DEFAULT_LEVEL.0.to_string());
     // Bad arguments are refused the same with or without a display.
     let level = match cli::load(&level_path) {
@@ -379,6 +383,9 @@ fn play(args: PlayArgs) -> ExitCode {
     // A long delay freezes the AI (screenshots); beyond this a timer cannot hold it.
     if !(0.0..=1_000_000.0).contains(&args.ai_delay) {
         return fail(&format!("--ai-delay {} must be 0..=1000000 seconds", args.ai_delay));
+    }
+    if args.frame_report.is_some_and(|n| !(1..=1_000_000).contains(&n)) {
+        return fail("--frame-report must be 1..=1000000 frames");
     }
     if !(1..=100_000).contains(&args.frames) {
         return fail(&format!("--frames {} must be 1..=100000", args.frames));
@@ -435,6 +442,7 @@ fn play(args: PlayArgs) -> ExitCode {
         ai_delay: args.ai_delay,
         screenshot,
         hover: args.hover,
+        frame_report: args.frame_report,
     };
     // Bevy panics while building its renderer when no graphics adapter is usable (no Vulkan
     // driver): say so in one line and play the headless report instead.

@@ -247,3 +247,27 @@ fn each_overlay_changes_the_pixels_where_it_should() {
     let dimmed = changed(&clear, &fog, MAP, top);
     assert!(dimmed > 10_000, "fog dims the squares Blue cannot see: {dimmed}");
 }
+
+// `play LEVEL --watch --frame-report N` on the shipped 64×64 level with 30 creatures: the
+// window opens straight on the battle (no menu first: a screen entered before Startup must
+// find every resource it reads), the AI plays, and the report of what the client's systems
+// cost a frame is printed before the window closes. The figure itself is in README (measured,
+// not asserted: timings belong to benchmarks).
+#[test]
+fn the_frame_report_runs_on_the_great_field() {
+    let Some(xvfb) = xvfb_run() else {
+        assert!(std::env::var_os("CI").is_none(), "CI must install xvfb (see .ci/run)");
+        return;
+    };
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1280x720x24", env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
+        .args(["levels/great_field.level.ron", "--watch", "--seed", "1", "--ai-delay", "0", "--frame-report", "60"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("frame report: 60 frames during AI turns on The Great Field"), "{stdout}");
+    assert!(stdout.contains("client systems (Update, AI decisions excluded): mean "), "{stdout}");
+    assert!(!stdout.contains("headless"), "the window itself ran: {stdout}");
+}

@@ -50,6 +50,10 @@ impl AiPace {
     }
 }
 
+/// Time the AI has spent deciding, when someone asks (the client's frame report).
+#[derive(Resource, Clone, Debug, Default)]
+pub struct AiClock(pub std::time::Duration);
+
 /// Per side, a profile that overrides every creature's own (the `duel` harness).
 #[derive(Resource, Clone, Debug, Default)]
 pub struct SideProfiles(pub Vec<Option<String>>);
@@ -92,6 +96,7 @@ fn ai_decide(
     mut explained: MessageWriter<AiExplained>,
     pace: Option<ResMut<AiPace>>,
     time: Option<Res<Time>>,
+    clock: Option<ResMut<AiClock>>,
 ) {
     let Some(battle) = battle else { return };
     let Some((creature, window)) = battle.awaiting_from(Controller::Ai) else { return };
@@ -105,7 +110,11 @@ fn ai_decide(
     let side = b.fighter(creature).side;
     let name = profiles.as_ref().and_then(|p| p.0.get(side).cloned().flatten());
     let profile = profile_for(b, creature, name.as_deref());
+    let started = clock.is_some().then(std::time::Instant::now);
     let d = decision(b, creature, window, &profile);
+    if let (Some(mut clock), Some(t)) = (clock, started) {
+        clock.0 += t.elapsed();
+    }
     fallbacks.record(creature, d.fallback);
     if let Some(why) = d.explanation {
         if let Some(mut ex) = explanations {

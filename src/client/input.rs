@@ -165,18 +165,19 @@ pub struct ScreenshotPlan {
 }
 
 pub fn plugin(app: &mut App) {
+    // Read as the app is built: the first screen may be entered before Startup runs.
+    let (map, problem) = super::bindings::load_bindings(std::path::Path::new(super::bindings::BINDINGS_FILE));
+    if let Some(p) = &problem {
+        warn!("{p}");
+    }
     app.add_plugins(InputManagerPlugin::<PlayerAction>::default())
         .init_resource::<Hover>()
         .init_resource::<Choice>()
         .init_resource::<Intent>()
         .init_resource::<PendingStrike>()
-        .add_systems(Startup, |mut commands: Commands| {
-            let (map, problem) = super::bindings::load_bindings(std::path::Path::new(super::bindings::BINDINGS_FILE));
-            if let Some(p) = &problem {
-                warn!("{p}");
-            }
-            commands.spawn(map);
-            commands.insert_resource(BindingsProblem(problem));
+        .insert_resource(BindingsProblem(problem))
+        .add_systems(Startup, move |mut commands: Commands| {
+            commands.spawn(map.clone());
         })
         .add_systems(
             OnEnter(Screen::Battle),

@@ -12,6 +12,7 @@ mod bindings;
 mod board;
 mod cursor;
 mod flow;
+mod frame_cost;
 mod gauges;
 mod hud;
 mod input;
@@ -101,6 +102,8 @@ pub struct ScreenOptions {
     pub screenshot: Option<(PathBuf, u32)>,
     /// The overlays on at the start, by name (`--overlay`); None = the default set.
     pub overlays: Option<Vec<String>>,
+    /// Measure the client's cost over this many frames of AI turns, print it and quit.
+    pub frame_report: Option<u32>,
 }
 
 pub use overlay::{Overlays, overlays_from};
@@ -112,6 +115,9 @@ pub fn install(app: &mut App, opts: ScreenOptions) -> Result<(), String> {
         pinned: opts.hover.is_some(),
         keyboard: false,
     });
+    if let Some(frames) = opts.frame_report {
+        frame_cost::install(app, frames);
+    }
     if let Some(names) = &opts.overlays {
         app.insert_resource(overlays_from(names)?);
     }

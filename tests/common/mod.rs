@@ -2,7 +2,7 @@
 
 /// Every level file, for the whole-battle checks (`the_shipped_list_holds_every_level_file`
 /// keeps it whole).
-pub const SHIPPED: [(&str, &str); 13] = [
+pub const SHIPPED: [(&str, &str); 14] = [
     ("duel", include_str!("../../levels/duel.level.ron")),
     ("open_field", include_str!("../../levels/open_field.level.ron")),
     ("walls_and_cover", include_str!("../../levels/walls_and_cover.level.ron")),
@@ -16,4 +16,5 @@ pub const SHIPPED: [(&str, &str); 13] = [
     ("the_mill", include_str!("../../levels/the_mill.level.ron")),
     ("the_bridge", include_str!("../../levels/the_bridge.level.ron")),
     ("the_crossing", include_str!("../../levels/the_crossing.level.ron")),
+    ("great_field", include_str!("../../levels/great_field.level.ron")),
 ];
