@@ -271,3 +271,79 @@ fn the_frame_report_runs_on_the_great_field() {
     assert!(stdout.contains("client systems (Update, AI decisions excluded): mean "), "{stdout}");
     assert!(!stdout.contains("headless"), "the window itself ran: {stdout}");
 }
+
+// A whole battle played by a player at the keyboard alone, from the menu to the result and back:
+// Enter starts the offered level (the duel, as Blue); each turn the player readies the first
+// weapon (1), jumps the grid cursor to the next enemy (Tab), confirms (Enter: walk into reach
+// and strike, or the reason it cannot), ends the turn (Space) and takes any attack (N). On the
+// result screen S saves the log, M goes back to the menu, Ctrl+Q quits. The saved log must hold
+// attacks made by Blue's creatures: the player's input really played.
+#[test]
+fn a_player_plays_a_whole_battle_by_keyboard() {
+    let (Some(xvfb), Some(xdo)) = (xvfb_run(), xdotool()) else {
+        assert!(std::env::var_os("CI").is_none(), "CI must install xvfb and xdotool (see .ci/run)");
+        return;
+    };
+    let dir = std::env::temp_dir().join(format!("meshal-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("levels")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel.level.ron"),
+        dir.join("levels/duel.level.ron"),
+    )
+    .unwrap();
+    let script = format!(
+        r#"set -u
+"$GAME" play --ai-delay 0 --seed 5 > game.log 2>&1 &
+game=$!
+key() {{ "{xdo}" keydown "$1"; sleep 0.25; "{xdo}" keyup "$1"; sleep 0.25; }}
+count() {{ ls $1 2>/dev/null | wc -l; }}
+for _ in $(seq 60); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
+sleep 2
+"{xdo}" windowfocus "$w"
+for _ in $(seq 30); do key F12; sleep 1; [ "$(count 'meshal-menu-*.png')" -ge 1 ] && break; done
+key Return
+# The window's title names the screen: each key is pressed only while the battle is on.
+on_result() {{ "{xdo}" getwindowname "$w" | grep -q " - result"; }}
+done=0
+for _ in $(seq 200); do
+  for k in 1 Tab Return space n; do
+    if on_result; then done=1; break; fi
+    key $k
+  done
+  [ $done = 1 ] && break
+done
+sleep 1; key F12; sleep 1
+key s; sleep 1
+for _ in $(seq 30); do key m; sleep 1.5; key F12; sleep 1; [ "$(count 'meshal-menu-*.png')" -ge 2 ] && break; done
+key ctrl+q
+wait $game
+"#,
+        xdo = xdo.display()
+    );
+    let out = Command::new(xvfb)
+        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
+        .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(dir.join("game.log")).unwrap_or_default();
+    assert!(out.status.success(), "the game did not quit cleanly: {}\n{log}", String::from_utf8_lossy(&out.stderr));
+    let files: Vec<String> =
+        std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
+    let reached = |prefix: &str| files.iter().filter(|n| n.starts_with(prefix) && n.ends_with(".png")).count();
+    assert!(reached("meshal-result-") >= 1, "the result screen: {files:?}\n{log}");
+    assert!(reached("meshal-menu-") >= 2, "back on the menu: {files:?}\n{log}");
+    let saved = files.iter().find(|n| n.ends_with(".log.jsonl")).unwrap_or_else(|| panic!("a saved log: {files:?}"));
+    let entries: Vec<serde_json::Value> =
+        std::fs::read_to_string(dir.join(saved)).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let blue_attacks = entries
+        .iter()
+        .filter(|e| {
+            let accepted = &e["event"]["CommandAccepted"];
+            accepted["command"].get("Attack").is_some() && [0, 1].contains(&accepted["creature"].as_u64().unwrap_or(9))
+        })
+        .count();
+    assert!(blue_attacks >= 1, "the player's creatures attacked: {blue_attacks}\n{}", entries.len());
+    assert!(entries.iter().any(|e| e["event"].get("BattleEnded").is_some()), "the battle was played to its end");
+}

@@ -160,13 +160,26 @@ fn apply(
     }
 }
 
+/// Keys pressed in the first moments of the result screen are ignored: a player still pressing
+/// keys for the last turn must not skip the debrief by accident.
+const KEY_GRACE_SECONDS: f64 = 0.75;
+
 fn result_keys(
     keys: Res<ButtonInput<KeyCode>>,
     battle: Res<ActiveBattle>,
+    time: Res<Time<Real>>,
+    screen: Res<State<Screen>>,
+    mut since: Local<f64>,
     mut commands: Commands,
     mut exit: MessageWriter<AppExit>,
     mut note: Query<&mut Text, With<SavedNote>>,
 ) {
+    if screen.is_changed() {
+        *since = time.elapsed_secs_f64();
+    }
+    if time.elapsed_secs_f64() - *since < KEY_GRACE_SECONDS {
+        return;
+    }
     let action = if keys.any_just_pressed([KeyCode::Enter, KeyCode::NumpadEnter]) {
         Some(ResultAction::Again)
     } else if keys.just_pressed(KeyCode::KeyN) {

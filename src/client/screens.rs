@@ -65,8 +65,30 @@ pub fn plugin(app: &mut App) {
         .configure_sets(OnEnter(Screen::Battle), OnBattleScreen.after(BeginBattle))
         // Nobody decides while the game is paused.
         .configure_sets(Update, crate::battle::BattleSystems::Decide.run_if(in_state(BattlePhase::Playing)))
-        .add_systems(Update, (quit_on_ctrl_q, settle_after_change))
+        .add_systems(Update, (quit_on_ctrl_q, settle_after_change, title_the_window))
         .add_systems(OnEnter(Screen::Menu), end_battle);
+}
+
+/// The window's title says the screen: the level in battle, and when its result is shown
+/// (for the task bar, and for scripts driving the window).
+fn title_the_window(
+    screen: Res<State<Screen>>,
+    battle: Option<Res<ActiveBattle>>,
+    mut windows: Query<&mut Window, With<bevy::window::PrimaryWindow>>,
+) {
+    if !screen.is_changed() && !battle.as_ref().is_some_and(|b| b.is_added()) {
+        return;
+    }
+    let Ok(mut window) = windows.single_mut() else { return };
+    let level = battle.as_ref().map(|b| b.battle.level_name().to_string()).unwrap_or_default();
+    let title = match screen.get() {
+        Screen::Menu => "Meshal Tactics".to_string(),
+        Screen::Battle => format!("Meshal Tactics - {level}"),
+        Screen::Result => format!("Meshal Tactics - {level} - result"),
+    };
+    if window.title != title {
+        window.title = title;
+    }
 }
 
 /// Ctrl+Q quits from every screen (the window's close button too, by Bevy's default).
