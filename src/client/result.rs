@@ -164,6 +164,7 @@ fn apply(
 /// keys for the last turn must not skip the debrief by accident.
 const KEY_GRACE_SECONDS: f64 = 0.75;
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it uses
 fn result_keys(
     keys: Res<ButtonInput<KeyCode>>,
     battle: Res<ActiveBattle>,
