@@ -123,3 +123,28 @@ fn threat_view_knows_only_what_the_side_perceives() {
     // Its own side sees it, and its reach.
     assert_eq!(b.threat_map(1, None).at(Pos::new(2, 2)).enemies, 0, "the foe has no sight of us either");
 }
+
+// RULES: TIME-12, ATK-11 — spending the last AP where a perceived enemy can strike is flagged
+// before it is confirmed: the same attack with AP to spare is not.
+#[test]
+fn the_last_ap_spent_in_reach_of_an_enemy_is_flagged() {
+    use meshal_tactics::battle::{Command, Target};
+    let stair = ["WWWWWWWWWW", "W........W", "WWWWWWWWWW"];
+    let mut b = battle(
+        &stair,
+        r#"(name: "Us", template: "human_fighter", side: "Us", at: (2, 1), facing: E, overrides: (activeness: Some(9))),
+           (name: "Foe", template: "human_fighter", side: "Them", at: (5, 1), facing: W)"#,
+    );
+    assert_eq!(b.awaiting(), Some((0, None)));
+    let strike = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
+    let step = |to: Pos| Command::Move { path: vec![Pos::new(to.x - 1, to.y), to], sprint: false, face: None };
+    // Two steps east (2 AP), then the strike would leave 0 AP next to the foe.
+    let first = step(Pos::new(3, 1));
+    b.submit(0, first).unwrap();
+    let second = step(Pos::new(4, 1));
+    assert!(b.left_defenceless(0, &[second.clone()]).is_empty(), "1 AP kept after the second step");
+    assert_eq!(b.left_defenceless(0, &[second.clone(), strike.clone()]), vec![1]);
+    b.submit(0, second).unwrap();
+    assert_eq!(b.left_defenceless(0, &[strike.clone()]), vec![1]);
+    assert!(b.left_defenceless(0, &[Command::EndTurn]).is_empty(), "ending the turn keeps the AP");
+}

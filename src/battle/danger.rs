@@ -93,6 +93,41 @@ impl Battle {
         ThreatMap { width: w, squares }
     }
 
+    /// TIME-12, ATK-11: would these commands (in order) leave `me` without the AP a defense needs, where an
+    /// enemy its side perceives could strike it before its next turn? The perceived enemies
+    /// that could (empty: safe, or AP kept). Asked of a copy: what the command would do is
+    /// what the engine does (a move's end square, an attack's AP); its dice are not looked at.
+    pub fn left_defenceless(&self, me: CreatureId, commands: &[super::Command]) -> Vec<CreatureId> {
+        let mut after = self.clone();
+        for command in commands {
+            // Only the creature's own turn is asked about; a reaction window ends the question.
+            if after.awaiting() != Some((me, None)) || after.submit(me, command.clone()).is_err() {
+                return Vec::new();
+            }
+        }
+        let f = after.creatures[me as usize].clone();
+        if f.ap >= crate::rules::costs::DEFEND_AP || !f.can_act() {
+            return Vec::new();
+        }
+        let i = self.map.index(f.origin);
+        after
+            .perceived_hostiles(f.side)
+            .into_iter()
+            .filter(|&e| {
+                let enemy = &after.creatures[e as usize];
+                let mut hits = vec![(false, false); after.squares_len()];
+                enemy.can_act() && {
+                    after.mark_enemy_reach(enemy, Some(&f), &mut hits);
+                    hits[i].0
+                }
+            })
+            .collect()
+    }
+
+    fn squares_len(&self) -> usize {
+        (self.map.width() * self.map.height()) as usize
+    }
+
     /// For one enemy: the squares it could strike next round, and whether from `me`'s rear.
     fn mark_enemy_reach(&self, enemy: &Fighter, me: Option<&Fighter>, hits: &mut [(bool, bool)]) {
         let map = &self.map;

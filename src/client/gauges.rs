@@ -29,7 +29,8 @@ fn spawn_gauges(mut commands: Commands) {
         Node {
             position_type: PositionType::Absolute,
             right: px(PANEL_WIDTH + 8.0),
-            top: px(8),
+            // Below the banner, which may take two lines.
+            top: px(64),
             flex_direction: FlexDirection::Column,
             padding: UiRect::all(px(6)),
             row_gap: px(3),
@@ -49,15 +50,26 @@ pub struct GaugeView {
     pub rows: Vec<(String, i32, i32, usize)>,
     /// The aimed attack: a title, P(damage = k) for each k, and warnings.
     pub chart: Option<(String, Vec<f64>, Vec<String>)>,
+    /// Why the command under the cursor leaves the creature open (no AP to defend).
+    pub open: Vec<String>,
 }
 
 /// The gauges for the creature in turn (if it is the viewer's) and the attack it aims.
-pub fn gauge_view(b: &Battle, me: CreatureId, command: Option<&Command>) -> GaugeView {
+pub fn gauge_view(b: &Battle, me: CreatureId, command: Option<&Command>, click: &[Command]) -> GaugeView {
     let f = b.fighter(me);
     let mut rows = vec![("AP".to_string(), f.ap, f.max_ap, 3)];
     for (k, name) in ["Might", "Activeness", "Spirit"].iter().enumerate() {
         if let Some(p) = f.attrs.pools[k] {
             rows.push((name.to_string(), p.current, p.max, k));
+        }
+    }
+    // TIME-12: spending the last AP where an enemy can strike leaves no defense.
+    let mut open = Vec::new();
+    if !click.is_empty() {
+        let foes = b.left_defenceless(me, click);
+        if !foes.is_empty() {
+            let names: Vec<&str> = foes.iter().map(|&e| b.fighter(e).name.as_str()).collect();
+            open.push(format!("leaves no AP to defend: {} can strike {} there", names.join(", "), f.name));
         }
     }
     let chart = command.filter(|c| matches!(c, Command::Attack { .. })).and_then(|cmd| {
@@ -87,7 +99,7 @@ pub fn gauge_view(b: &Battle, me: CreatureId, command: Option<&Command>) -> Gaug
         }
         Some((title, odds.distribution, warnings))
     });
-    GaugeView { name: f.name.clone(), rows, chart }
+    GaugeView { name: f.name.clone(), rows, chart, open }
 }
 
 fn update_gauges(
@@ -97,16 +109,24 @@ fn update_gauges(
     intent: Res<Intent>,
     mut root: Query<(Entity, &mut Visibility), With<GaugeRoot>>,
     mut shown: Local<Option<GaugeView>>,
+    mut made_for: Local<Option<(usize, Option<CreatureId>, Vec<Command>)>>,
 ) {
     let Ok((root, mut visibility)) = root.single_mut() else { return };
     let b = &battle.battle;
     let me = player_awaited(&battle, &viewer).map(|(c, _)| c).or(intent.creature);
-    // A click that walks into reach and strikes charts the strike.
+    // A click that walks into reach and strikes charts the strike (and is judged by its move).
     let aimed = [intent.command.as_ref(), intent.then.as_ref()]
         .into_iter()
         .flatten()
-        .find(|c| matches!(c, Command::Attack { .. }));
-    let view = me.map(|c| gauge_view(b, c, aimed));
+        .find(|c| matches!(c, Command::Attack { .. }))
+        .or(intent.command.as_ref());
+    let click: Vec<Command> = [intent.command.clone(), intent.then.clone()].into_iter().flatten().collect();
+    let key = Some((b.log().len(), me, click.clone()));
+    if *made_for == key && !battle.is_changed() {
+        return;
+    }
+    *made_for = key;
+    let view = me.map(|c| gauge_view(b, c, aimed, &click));
     if *shown == view {
         return;
     }
@@ -132,6 +152,9 @@ fn update_gauges(
                 }
                 row.spawn((Text::new(format!(" {current}/{max}")), font(11.0), light));
             });
+        }
+        for w in &view.open {
+            c.spawn((Text::new(super::hud::plain(w)), font(12.0), TextColor(Color::srgb(1.0, 0.45, 0.25))));
         }
         let Some((title, dist, warnings)) = &view.chart else { return };
         c.spawn((Text::new(super::hud::plain(title)), font(11.0), light));
@@ -186,7 +209,7 @@ mod tests {
         let foe = b.creatures().iter().find(|c| b.hostile(me, c.id)).unwrap().id;
         let weapon = b.fighter(me).weapons[0].key.clone();
         let cmd = Command::Attack { weapon, target: Target::Creature(foe), additives: vec![] };
-        let view = gauge_view(&b, me, Some(&cmd));
+        let view = gauge_view(&b, me, Some(&cmd), &[]);
         assert_eq!(view.rows[0].0, "AP");
         assert_eq!((view.rows[0].1, view.rows[0].2), (b.fighter(me).ap, b.fighter(me).max_ap));
         let (_, dist, _) = view.chart.expect("an attack is charted");
@@ -194,6 +217,6 @@ mod tests {
         let mean: f64 = dist.iter().enumerate().map(|(k, p)| k as f64 * p).sum();
         let expected = b.attack_preview(me, &cmd).unwrap()[0].expected_damage();
         assert!((mean - expected).abs() < 1e-9, "{mean} vs {expected}");
-        assert!(gauge_view(&b, me, None).chart.is_none());
+        assert!(gauge_view(&b, me, None, &[]).chart.is_none());
     }
 }

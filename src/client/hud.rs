@@ -151,8 +151,11 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>) {
             width: px(PANEL_WIDTH - 24.0),
             flex_direction: FlexDirection::Column,
             align_items: AlignItems::End,
+            padding: UiRect::top(px(4)),
             ..default()
         },
+        // Opaque: a tall action bar covers the panel's last lines instead of mixing with them.
+        BackgroundColor(Color::srgb(0.07, 0.08, 0.1)),
         GlobalZIndex(5),
         children![
             (
