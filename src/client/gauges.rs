@@ -102,6 +102,9 @@ pub fn gauge_view(b: &Battle, me: CreatureId, command: Option<&Command>, click: 
     GaugeView { name: f.name.clone(), rows, chart, open }
 }
 
+/// (log length, the creature, the click's commands) the gauges were made for.
+type GaugeKey = (usize, Option<CreatureId>, Vec<Command>);
+
 fn update_gauges(
     mut commands: Commands,
     battle: Res<ActiveBattle>,
@@ -109,7 +112,7 @@ fn update_gauges(
     intent: Res<Intent>,
     mut root: Query<(Entity, &mut Visibility), With<GaugeRoot>>,
     mut shown: Local<Option<GaugeView>>,
-    mut made_for: Local<Option<(usize, Option<CreatureId>, Vec<Command>)>>,
+    mut made_for: Local<Option<GaugeKey>>,
 ) {
     let Ok((root, mut visibility)) = root.single_mut() else { return };
     let b = &battle.battle;
