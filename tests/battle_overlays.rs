@@ -145,6 +145,6 @@ fn the_last_ap_spent_in_reach_of_an_enemy_is_flagged() {
     assert!(b.left_defenceless(0, std::slice::from_ref(&second)).is_empty(), "1 AP kept after the second step");
     assert_eq!(b.left_defenceless(0, &[second.clone(), strike.clone()]), vec![1]);
     b.submit(0, second).unwrap();
-    assert_eq!(b.left_defenceless(0, &[strike.clone()]), vec![1]);
+    assert_eq!(b.left_defenceless(0, std::slice::from_ref(&strike)), vec![1]);
     assert!(b.left_defenceless(0, &[Command::EndTurn]).is_empty(), "ending the turn keeps the AP");
 }
