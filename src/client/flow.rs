@@ -24,7 +24,7 @@ Arrows: grid cursor   Tab: next enemy   Enter: confirm at the cursor (else end t
 B/D/R: block/dodge/resist   N: take it   K: counter\n\
 WASD: pan   wheel: zoom   V: whole map   L: camera follows the creature in turn (on/off)\n\
 PageUp/PageDown, Home/End: scroll the log   F1: overlay help   I: AI reasons   F12: screenshot\n\
-F2-F7: reach / facing / threat / sight / fog / grid overlays   T (hold): hurry the AI   -/=: AI slower/faster\n\
+F2-F7: reach / facing / threat / sight / fog / grid overlays   F8: auto-defend   T (hold): hurry the AI   -/=: AI slower/faster\n\
 P or Esc: pause   Ctrl+Q: quit";
 
 pub fn plugin(app: &mut App) {

@@ -36,7 +36,7 @@ fn spawn_gauges(mut commands: Commands) {
             row_gap: px(3),
             ..default()
         },
-        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
+        BackgroundColor(Color::srgba(0.03, 0.03, 0.05, 0.88)),
         GlobalZIndex(3),
         Visibility::Hidden,
     ));
@@ -72,19 +72,35 @@ pub fn gauge_view(b: &Battle, me: CreatureId, command: Option<&Command>, click: 
             open.push(format!("leaves no AP to defend: {} can strike {} there", names.join(", "), f.name));
         }
     }
+    // Walking into reach first: the strike is charted from where the walk ends (the moves
+    // played on a copy; a move roll no dice).
+    let walked;
+    let from: &Battle = match click.split_last() {
+        Some((Command::Attack { .. }, moves)) if !moves.is_empty() => {
+            let mut copy = b.clone();
+            for m in moves {
+                if copy.awaiting() != Some((me, None)) || copy.submit(me, m.clone()).is_err() {
+                    break;
+                }
+            }
+            walked = copy;
+            &walked
+        }
+        _ => b,
+    };
     let chart = command.filter(|c| matches!(c, Command::Attack { .. })).and_then(|cmd| {
-        let preview = b.attack_preview(me, cmd).ok()?;
+        let preview = from.attack_preview(me, cmd).ok()?;
         let t = preview.first()?;
         let best = t.best_defense();
         let odds = t.odds(best.map_or(0, |d| d.dice));
-        let target = &b.fighter(t.target).name;
+        let target = &from.fighter(t.target).name;
         let title = match best {
             Some(d) => format!("Damage to {target} if it rolls {:?} ({} dice)", d.defense, d.dice),
             None => format!("Damage to {target} (it cannot defend)"),
         };
         let mut warnings = Vec::new();
         if let Err(why) = &t.in_reach {
-            warnings.push(format!("from here: {} (the walk there may change it)", why.reason));
+            warnings.push(format!("not in reach: {}", why.reason));
         }
         if let Err(why) = &t.defendable {
             warnings.push(format!("undefendable: {}", why.reason));
@@ -93,8 +109,8 @@ pub fn gauge_view(b: &Battle, me: CreatureId, command: Option<&Command>, click: 
             warnings.push(format!("{} creatures inside the area", preview.len()));
         }
         for p in &preview {
-            if !b.hostile(me, p.target) {
-                warnings.push(format!("{} (a friend) is inside the area", b.fighter(p.target).name));
+            if !from.hostile(me, p.target) {
+                warnings.push(format!("{} (a friend) is inside the area", from.fighter(p.target).name));
             }
         }
         Some((title, odds.distribution, warnings))
@@ -118,12 +134,13 @@ fn update_gauges(
     let b = &battle.battle;
     let me = player_awaited(&battle, &viewer).map(|(c, _)| c).or(intent.creature);
     // A click that walks into reach and strikes charts the strike (and is judged by its move).
-    let aimed = [intent.command.as_ref(), intent.then.as_ref()]
-        .into_iter()
-        .flatten()
+    let aimed = intent
+        .command
+        .iter()
+        .chain(&intent.then)
         .find(|c| matches!(c, Command::Attack { .. }))
         .or(intent.command.as_ref());
-    let click: Vec<Command> = [intent.command.clone(), intent.then.clone()].into_iter().flatten().collect();
+    let click: Vec<Command> = intent.command.iter().chain(&intent.then).cloned().collect();
     let key = Some((b.log().len(), me, click.clone()));
     if *made_for == key && !battle.is_changed() {
         return;
@@ -157,10 +174,15 @@ fn update_gauges(
             });
         }
         for w in &view.open {
-            c.spawn((Text::new(super::hud::plain(w)), font(12.0), TextColor(Color::srgb(1.0, 0.45, 0.25))));
+            c.spawn((
+                Text::new(super::hud::plain(w)),
+                font(12.0),
+                TextColor(Color::srgb(1.0, 0.45, 0.25)),
+                Node { max_width: px(260), ..default() },
+            ));
         }
         let Some((title, dist, warnings)) = &view.chart else { return };
-        c.spawn((Text::new(super::hud::plain(title)), font(11.0), light));
+        c.spawn((Text::new(super::hud::plain(title)), font(11.0), light, Node { max_width: px(260), ..default() }));
         // One bar per damage value, its height the chance: the whole distribution at a glance.
         c.spawn(Node { column_gap: px(3), align_items: AlignItems::End, height: px(70), ..default() }).with_children(
             |bars| {
@@ -184,7 +206,12 @@ fn update_gauges(
         );
         c.spawn((Text::new("% chance of each damage"), font(9.0), TextColor(Color::srgb(0.7, 0.7, 0.7))));
         for w in warnings {
-            c.spawn((Text::new(super::hud::plain(w)), font(11.0), TextColor(Color::srgb(1.0, 0.55, 0.3))));
+            c.spawn((
+                Text::new(super::hud::plain(w)),
+                font(11.0),
+                TextColor(Color::srgb(1.0, 0.55, 0.3)),
+                Node { max_width: px(260), ..default() },
+            ));
         }
     });
 }

@@ -336,10 +336,21 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
                 "  click: move ({cost} squares{}, 1 AP)",
                 if *sprint { ", sprinting: -1 Activeness die" } else { "" }
             );
-            // Walking into reach of the enemy clicked: the strike follows on arrival.
-            if let Some(Command::Attack { weapon, .. }) = &intent.then {
-                let name = f.weapon(weapon).map_or(weapon.clone(), |w| w.weapon.name.clone());
-                let _ = writeln!(out, "  then strike with {name} from {}", path.last().copied().unwrap_or_default());
+            // Walking into reach of the enemy clicked: a second move if need be, then the strike.
+            let mut from = path.last().copied().unwrap_or_default();
+            for next in &intent.then {
+                match next {
+                    Command::Move { path, .. } => {
+                        from = path.last().copied().unwrap_or(from);
+                        let _ =
+                            writeln!(out, "  then move on to {from} ({} squares, 1 AP)", path.len().saturating_sub(1));
+                    }
+                    Command::Attack { weapon, .. } => {
+                        let name = f.weapon(weapon).map_or(weapon.clone(), |w| w.weapon.name.clone());
+                        let _ = writeln!(out, "  then strike with {name} from {from}");
+                    }
+                    _ => {}
+                }
             }
         }
         Some(cmd @ Command::Attack { .. }) => {
@@ -367,6 +378,7 @@ Defense: B/D/R block/dodge/resist, N none   K: counter\n\
 WASD: pan   Wheel: zoom   V: whole map   L: follow\n\
 F1: help   I: AI reasons   PgUp/PgDn: log   P: pause\n\
 F2-F7: reach/facing/threat/sight/fog/grid\n\
+F8: auto-defend on/off\n\
 T (hold): hurry the AI   -/=: AI slower/faster";
 
 const HELP: &str = "\nThe blue squares are where a move can end, paler\n\

@@ -62,6 +62,8 @@ pub enum PlayerAction {
     ToggleSight,
     ToggleFog,
     ToggleGrid,
+    /// Answer defense windows automatically (the best defense on average) or not.
+    ToggleAutoDefend,
     /// While held: skip the animations and let the AI decide without waiting.
     FastForward,
     /// Wait longer / shorter between two AI decisions.
@@ -111,6 +113,7 @@ impl PlayerAction {
             (ToggleSight, KeyCode::F5),
             (ToggleFog, KeyCode::F6),
             (ToggleGrid, KeyCode::F7),
+            (ToggleAutoDefend, KeyCode::F8),
             (Slower, KeyCode::Minus),
             (Faster, KeyCode::Equal),
         ])
@@ -154,6 +157,27 @@ pub struct Choice {
     pub help: bool,
     /// Show the AI's reasoning (a GM's aid; it tells what the enemy thinks).
     pub reasons: bool,
+    /// Answer defense windows at once with `auto_defense` (F8).
+    pub auto_defend: bool,
+}
+
+/// The auto-defend policy (F8): the allowed defense that prevents the most damage on average
+/// (ties: the attack's listed order); "take it" when none is allowed or none would prevent
+/// anything, keeping the AP.
+pub fn auto_defense(b: &Battle) -> Option<Command> {
+    let w = b.window_preview()?;
+    if w.kind != crate::battle::WindowKind::Defense {
+        return None;
+    }
+    let best =
+        w.attack.defenses.iter().filter(|o| o.allowed.is_ok()).map(|o| (w.expected_prevented(o), o.defense)).fold(
+            None,
+            |best: Option<(f64, Defense)>, (p, d)| match best {
+                Some((q, _)) if q >= p => best,
+                _ => Some((p, d)),
+            },
+        );
+    Some(Command::Defend { defense: best.filter(|(p, _)| *p > 0.0).map(|(_, d)| d) })
 }
 
 /// Save a screenshot after `frames` frames, then quit.
@@ -227,13 +251,15 @@ pub struct Intent {
     /// The viewer's creature in its own turn (the player's, or any when watching).
     pub creature: Option<CreatureId>,
     pub command: Option<Command>,
-    /// The attack to make once `command` (a move into reach of the clicked enemy) is done.
-    pub then: Option<Command>,
+    /// What to do once `command` (a move toward the clicked enemy) is done: a second move if
+    /// it is two moves away, then the attack.
+    pub then: Vec<Command>,
 }
 
-/// A strike waiting for the move into reach before it (walk into reach and strike).
+/// The commands waiting for the move before them (walk into reach and strike): the creature,
+/// what is left to issue, and the log's length when the last was issued.
 #[derive(Resource, Default, Clone, Debug)]
-pub struct PendingStrike(Option<(CreatureId, Command, usize)>);
+pub struct PendingStrike(Option<(CreatureId, Vec<Command>, usize)>);
 
 pub fn resolve_intent(
     battle: Res<ActiveBattle>,
@@ -255,7 +281,7 @@ pub fn resolve_intent(
         _ => None,
     };
     let plan = creature.zip(hover.square).and_then(|(me, at)| click_plan(b, me, at, &choice));
-    let (command, then) = plan.map_or((None, None), |(c, t)| (Some(c), t));
+    let (command, then) = plan.map_or((None, Vec::new()), |(c, t)| (Some(c), t));
     intent.set_if_neq(Intent { creature, command, then });
 }
 
@@ -314,6 +340,14 @@ fn choose(
     if a.just_pressed(&PlayerAction::Reasons) {
         choice.reasons = !choice.reasons;
     }
+    if a.just_pressed(&PlayerAction::ToggleAutoDefend) {
+        choice.auto_defend = !choice.auto_defend;
+        notice.0 = if choice.auto_defend {
+            "Auto-defend on: each attack is answered with the defense that prevents the most (F8)".into()
+        } else {
+            "Auto-defend off: you choose each defense (F8)".into()
+        };
+    }
     let sprint = a.pressed(&PlayerAction::Sprint);
     if choice.sprint != sprint {
         choice.sprint = sprint;
@@ -345,7 +379,7 @@ pub fn click_command(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Op
 /// The command a click on `at` means, and the attack to follow it: an enemy no weapon reaches
 /// from here is walked up to (the cheapest move into reach, the engine's `walk_to_strike`) and
 /// then struck.
-pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<(Command, Option<Command>)> {
+pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<(Command, Vec<Command>)> {
     let f = b.fighter(me);
     if choice.weapon.is_none()
         && let Some(o) = b.shown_creature_at(f.side, at).filter(|c| c.id != me && b.hostile(me, c.id))
@@ -354,10 +388,20 @@ pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Optio
             .and_then(|_| b.walk_to_strike(me, o.id, choice.sprint))
     {
         let face = b.ruleset().facing.then_some(strike.facing);
-        let then = Command::Attack { weapon: strike.weapon, target: Target::Creature(o.id), additives: vec![] };
-        return Some((Command::Move { path: strike.path, sprint: choice.sprint, face }, Some(then)));
+        let attack = Command::Attack { weapon: strike.weapon, target: Target::Creature(o.id), additives: vec![] };
+        let mut then = Vec::new();
+        let first = match strike.then_path {
+            // Two moves: the first needs no facing; the second ends facing the target.
+            Some(second) => {
+                then.push(Command::Move { path: second, sprint: choice.sprint, face });
+                Command::Move { path: strike.path, sprint: choice.sprint, face: None }
+            }
+            None => Command::Move { path: strike.path, sprint: choice.sprint, face },
+        };
+        then.push(attack);
+        return Some((first, then));
     }
-    click_here(b, me, at, choice).map(|c| (c, None))
+    click_here(b, me, at, choice).map(|c| (c, Vec::new()))
 }
 
 /// What a click on `at` means from where `me` stands.
@@ -419,6 +463,7 @@ pub fn move_path(b: &Battle, me: CreatureId, at: Pos, sprint: bool) -> Option<Ve
 #[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it uses
 fn act(
     actions: Query<&ActionState<PlayerAction>>,
+    choice: Res<Choice>,
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     hover: Res<Hover>,
@@ -481,6 +526,8 @@ fn act(
                 Some(Command::Defend { defense: Some(Defense::Resist) })
             } else if pressed(PlayerAction::NoReaction) {
                 Some(Command::Defend { defense: None })
+            } else if choice.auto_defend {
+                auto_defense(b)
             } else {
                 None
             }
@@ -508,7 +555,7 @@ fn act(
         Ok(()) => {
             notice.0.clear();
             if window.is_none() && Some(&command) == intent.command.as_ref() && pressed(PlayerAction::Confirm) {
-                pending.0 = intent.then.clone().map(|then| (me, then, b.log().len()));
+                pending.0 = (!intent.then.is_empty()).then(|| (me, intent.then.clone(), b.log().len()));
             }
             out.write(IssueCommand { creature: me, command });
         }
@@ -525,25 +572,32 @@ fn strike_on_arrival(
     mut notice: ResMut<Notice>,
     mut out: MessageWriter<IssueCommand>,
 ) {
-    let Some((me, strike, issued_at)) = pending.0.clone() else { return };
+    let Some((me, rest, issued_at)) = pending.0.clone() else { return };
     let b = &battle.battle;
     if b.log().len() == issued_at {
-        return; // the move is not applied yet
+        return; // the last command is not applied yet
     }
     match player_awaited(&battle, &viewer) {
         Some((c, None)) if c == me => {
-            pending.0 = None;
-            match b.check(me, &strike) {
+            let Some((next, later)) = rest.split_first() else {
+                pending.0 = None;
+                return;
+            };
+            match b.check(me, next) {
                 Ok(()) => {
-                    out.write(IssueCommand { creature: me, command: strike });
+                    out.write(IssueCommand { creature: me, command: next.clone() });
+                    pending.0 = (!later.is_empty()).then(|| (me, later.to_vec(), b.log().len()));
                 }
-                Err(r) => notice.0 = format!("Arrived, but the strike is refused: {r}"),
+                Err(r) => {
+                    pending.0 = None;
+                    notice.0 = format!("On the way, the next step is refused: {r}");
+                }
             }
         }
-        // A reaction to the move (a window) is answered first; the strike waits for it.
+        // A reaction to the move (a window) is answered first; the rest waits for it.
         Some((_, Some(_))) => {}
         _ if b.awaiting().is_some_and(|(_, w)| w.is_some()) => {}
-        // Its turn is over: the strike is dropped.
+        // Its turn is over: the rest is dropped.
         _ => pending.0 = None,
     }
 }

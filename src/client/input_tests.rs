@@ -129,11 +129,45 @@ fn clicking_a_distant_enemy_walks_into_reach_and_strikes() {
     let (walk, then) = click_plan(&b, 0, foe, &Choice::default()).unwrap();
     let Command::Move { path, .. } = &walk else { panic!("a move first: {walk:?}") };
     assert_eq!(path.last(), Some(&Pos::new(4, 1)), "the nearest square in reach");
-    assert_eq!(then, Some(attack.clone()), "then the sword");
+    assert_eq!(then, vec![attack.clone()], "then the sword");
     b.submit(0, walk).unwrap();
     assert_eq!(b.check(0, &attack), Ok(()), "from there the strike is accepted");
     // Adjacent already: a plain attack, nothing to walk.
-    assert!(matches!(click_plan(&b, 0, foe, &Choice::default()), Some((Command::Attack { .. }, None))));
+    assert!(
+        matches!(click_plan(&b, 0, foe, &Choice::default()), Some((Command::Attack { .. }, then)) if then.is_empty())
+    );
+}
+
+// RULES: MOVE-1, TIME-8 — an enemy two moves away is walked to in two moves (1 AP each), each
+// accepted by the engine in turn, and struck with the AP left; three moves away (no AP left to
+// strike) the click is refused with the reach.
+#[test]
+fn an_enemy_two_moves_away_is_walked_to_in_two_moves_and_struck() {
+    let text = r#"(name: "Long walk", map: ["WWWWWWWWWWWWWWW", "W.............W", "WWWWWWWWWWWWWWW"],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "You", human: true), (name: "Foe")],
+        creatures: [
+            (name: "Knight", template: "human_fighter", side: "You", at: (1, 1), facing: E, overrides: (activeness: Some(10))),
+            (name: "Foe", template: "human_fighter", side: "Foe", at: (8, 1), facing: W, overrides: (activeness: Some(1))),
+            (name: "Far", template: "human_fighter", side: "Foe", at: (13, 1), facing: W, overrides: (activeness: Some(1))),
+        ])"#;
+    let level = parse_level("long.level.ron", text, builtin_compendium()).unwrap();
+    let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+    assert_eq!(b.awaiting(), Some((0, None)));
+    let (first, then) = click_plan(&b, 0, Pos::new(8, 1), &Choice::default()).unwrap();
+    assert!(matches!(&first, Command::Move { .. }), "{first:?}");
+    let [second @ Command::Move { path, .. }, strike @ Command::Attack { .. }] = &then[..] else {
+        panic!("a second move, then the strike: {then:?}")
+    };
+    assert_eq!(path.last(), Some(&Pos::new(7, 1)), "ends next to the foe");
+    b.submit(0, first).unwrap();
+    b.submit(0, second.clone()).unwrap();
+    assert_eq!(b.check(0, strike), Ok(()), "the strike is accepted with the AP left");
+    assert_eq!(b.fighter(0).ap, 1);
+    // The far one: 6 more steps with 1 AP left; no walk, the click is the refused attack.
+    let (c, then) = click_plan(&b, 0, Pos::new(13, 1), &Choice::default()).unwrap();
+    assert!(then.is_empty() && matches!(c, Command::Attack { .. }) && b.check(0, &c).is_err());
 }
 
 // RULES: AREA-E3 — a click on an enemy with no weapon ready: a gunner whose fist cannot reach
@@ -158,4 +192,53 @@ fn clicking_an_enemy_aims_a_cone_at_it() {
     let far = click_command(&b, 0, Pos::new(10, 2), &Choice::default()).unwrap();
     let why = b.check(0, &far).unwrap_err().to_string();
     assert!(!why.contains("Toward("), "{why}");
+}
+
+// RULES: ATK-E3, TIME-12 — auto-defend answers a defense window with the allowed defense that
+// prevents the most on average (the engine's own numbers), and nothing outside one.
+#[test]
+fn auto_defend_picks_the_defense_that_prevents_most() {
+    let text = r#"(name: "Stair", map: ["WWWWWW", "W....W", "WWWWWW"],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "You", human: true), (name: "Foe")],
+        creatures: [
+            (name: "Guard", template: "human_fighter", side: "You", at: (1, 1), facing: E, overrides: (activeness: Some(1))),
+            (name: "Foe", template: "human_fighter", side: "Foe", at: (2, 1), facing: W, overrides: (activeness: Some(9))),
+        ])"#;
+    let level = parse_level("stair.level.ron", text, builtin_compendium()).unwrap();
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut b = Battle::new(&level, builtin_compendium(), seed).unwrap();
+        assert_eq!(b.awaiting(), Some((1, None)));
+        assert_eq!(auto_defense(&b), None, "no window open");
+        b.submit(1, Command::Attack { weapon: "sword".into(), target: Target::Creature(0), additives: vec![] })
+            .unwrap();
+        // The guard may first react before the attack; it lets it come.
+        if b.awaiting() == Some((0, Some(crate::battle::WindowKind::BeforeAttack))) {
+            assert_eq!(auto_defense(&b), None, "not a defense window");
+            b.submit(0, Command::Pass).unwrap();
+        }
+        // A segment that misses opens no window.
+        if b.awaiting() != Some((0, Some(crate::battle::WindowKind::Defense))) {
+            continue;
+        }
+        let w = b.window_preview().unwrap();
+        let chosen = auto_defense(&b).unwrap();
+        let best =
+            w.attack.defenses.iter().filter(|o| o.allowed.is_ok()).map(|o| w.expected_prevented(o)).fold(0.0, f64::max);
+        match &chosen {
+            Command::Defend { defense: Some(d) } => {
+                let o = w.attack.defenses.iter().find(|o| o.defense == *d).unwrap();
+                assert!(o.allowed.is_ok());
+                assert_eq!(w.expected_prevented(o), best);
+                assert!(best > 0.0);
+            }
+            Command::Defend { defense: None } => assert_eq!(best, 0.0),
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(b.check(0, &chosen), Ok(()));
+        checked += 1;
+    }
+    assert!(checked >= 5, "defense windows met: {checked}");
 }

@@ -314,6 +314,14 @@ fn draw_aids(
             for w in path.windows(2) {
                 gizmos.line_2d(square_centre(w[0]), square_centre(w[1]), Color::srgb(0.2, 0.9, 1.0));
             }
+            // Walking on to strike: the second move, paler.
+            for next in &intent.then {
+                if let Command::Move { path, .. } = next {
+                    for w in path.windows(2) {
+                        gizmos.line_2d(square_centre(w[0]), square_centre(w[1]), Color::srgb(0.55, 0.8, 0.95));
+                    }
+                }
+            }
         }
         Some(cmd @ Command::Attack { .. }) => {
             // AREA-*: the template as the engine would place it.
