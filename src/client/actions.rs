@@ -53,6 +53,7 @@ fn build_bar(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     choice: Res<Choice>,
+    keys: Res<super::bindings::KeyNames>,
     bar: Query<(Entity, Option<&Children>), With<ActionBar>>,
     mut built: Local<BuiltFor>,
 ) {
@@ -78,40 +79,49 @@ fn build_bar(
             for (k, w) in f.weapons.iter().enumerate().take(WEAPON_KEYS.len()) {
                 let ready = choice.weapon.as_deref() == Some(w.key.as_str());
                 let ap = if w.weapon.ap > f.ap { " - not enough AP" } else { "" };
-                items.push((format!("{} {} ({} AP){ap}", k + 1, w.weapon.name, w.weapon.ap), WEAPON_KEYS[k], ready));
+                let key = keys.of(WEAPON_KEYS[k]);
+                items.push((format!("{key} {} ({} AP){ap}", w.weapon.name, w.weapon.ap), WEAPON_KEYS[k], ready));
             }
             if b.ruleset().postures {
                 for (name, key, posture) in [
-                    ("Stand (X)", PlayerAction::Stand, Posture::Standing),
-                    ("Crouch (C)", PlayerAction::Crouch, Posture::Crouch),
-                    ("Prone (Z)", PlayerAction::Prone, Posture::Prone),
+                    ("Stand", PlayerAction::Stand, Posture::Standing),
+                    ("Crouch", PlayerAction::Crouch, Posture::Crouch),
+                    ("Prone", PlayerAction::Prone, Posture::Prone),
                 ] {
                     if f.posture != posture {
-                        items.push((name.into(), key, false));
+                        items.push((format!("{name} ({})", keys.of(key)), key, false));
                     }
                 }
             }
-            items.push(("Hide (H)".into(), PlayerAction::Hide, false));
-            items.push(("Flee (G)".into(), PlayerAction::Flee, false));
+            items.push((format!("Hide ({})", keys.of(PlayerAction::Hide)), PlayerAction::Hide, false));
+            items.push((format!("Flee ({})", keys.of(PlayerAction::Flee)), PlayerAction::Flee, false));
         }
         Some(WindowKind::Defense) => {
             if let Some(w) = b.window_preview() {
                 for d in w.attack.defenses.iter().filter(|d| d.allowed.is_ok()) {
                     let (name, key) = match d.defense {
-                        crate::rules::attack::Defense::Block => ("Block (B)", PlayerAction::Block),
-                        crate::rules::attack::Defense::Dodge => ("Dodge (D)", PlayerAction::Dodge),
-                        crate::rules::attack::Defense::Resist => ("Resist (R)", PlayerAction::Resist),
+                        crate::rules::attack::Defense::Block => ("Block", PlayerAction::Block),
+                        crate::rules::attack::Defense::Dodge => ("Dodge", PlayerAction::Dodge),
+                        crate::rules::attack::Defense::Resist => ("Resist", PlayerAction::Resist),
                     };
-                    items.push((format!("{name}: {} dice, {} AP", d.dice, d.ap), key, false));
+                    items.push((format!("{name} ({}): {} dice, {} AP", keys.of(key), d.dice, d.ap), key, false));
                 }
             }
-            items.push(("Take it (N)".into(), PlayerAction::NoReaction, false));
+            items.push((format!("Take it ({})", keys.of(PlayerAction::NoReaction)), PlayerAction::NoReaction, false));
         }
         Some(WindowKind::BeforeAttack) => {
             if f.counter_attack_ap().is_some() {
-                items.push(("Counter-attack (K)".into(), PlayerAction::Counter, false));
+                items.push((
+                    format!("Counter-attack ({})", keys.of(PlayerAction::Counter)),
+                    PlayerAction::Counter,
+                    false,
+                ));
             }
-            items.push(("Let it come (N)".into(), PlayerAction::NoReaction, false));
+            items.push((
+                format!("Let it come ({})", keys.of(PlayerAction::NoReaction)),
+                PlayerAction::NoReaction,
+                false,
+            ));
         }
     }
     commands.entity(bar).with_children(|c| {

@@ -36,7 +36,7 @@ const NOT_REBINDABLE: [PlayerAction; 1] = [PlayerAction::Zoom];
 /// The default map with the file's bindings applied; the error names the file, line and column.
 pub fn bindings_from_str(file: &str, text: &str) -> Result<InputMap<PlayerAction>, String> {
     let parsed: HashMap<PlayerAction, Vec<Binding>> =
-        ron::from_str(text).map_err(|e| crate::level::ron_error(file, &e).to_string())?;
+        ron::from_str(text).map_err(|e| shorten(crate::level::ron_error(file, &e).to_string()))?;
     let mut map = PlayerAction::input_map();
     let mut actions: Vec<_> = parsed.into_iter().collect();
     // Applied in a fixed order, so the same file always gives the same map.
@@ -67,6 +67,17 @@ pub fn bindings_from_str(file: &str, text: &str) -> Result<InputMap<PlayerAction
     Ok(map)
 }
 
+/// A wrong key name makes RON list all 190 key names: the banner says where to look instead.
+fn shorten(message: String) -> String {
+    match message.find(", expected one of") {
+        Some(at) if message.len() - at > 300 => format!(
+            "{} (key names as Bevy's KeyCode: KeyA..KeyZ, Digit0..Digit9, F1..F12, Space, Enter, Escape, ArrowUp, Minus, ...; the actions as listed in {BINDINGS_FILE})",
+            &message[..at]
+        ),
+        _ => message,
+    }
+}
+
 /// The bindings from `path`: the defaults if there is no such file, else the file's or why
 /// it cannot be used (and then the defaults are kept).
 pub fn load_bindings(path: &Path) -> (InputMap<PlayerAction>, Option<String>) {
@@ -88,12 +99,97 @@ pub fn load_bindings(path: &Path) -> (InputMap<PlayerAction>, Option<String>) {
     }
 }
 
+/// The key (or button) each action is bound to, for the help, the buttons and the pause menu:
+/// what the player pressed to rebind shows where the keys are named.
+#[derive(Resource, Clone, Debug, Default)]
+pub struct KeyNames(pub HashMap<PlayerAction, String>);
+
+impl KeyNames {
+    pub fn from_map(map: &InputMap<PlayerAction>) -> KeyNames {
+        let mut names = HashMap::new();
+        for (action, inputs) in map.iter_buttonlike() {
+            if let Some(first) = inputs.first() {
+                names.insert(*action, input_name(first.as_ref()));
+            }
+        }
+        KeyNames(names)
+    }
+
+    /// The name of the key bound to `action` ("?" if none).
+    pub fn of(&self, action: PlayerAction) -> &str {
+        self.0.get(&action).map_or("?", String::as_str)
+    }
+
+    /// `text` with each `{Action}` replaced by its key's name.
+    pub fn fill(&self, text: &str) -> String {
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else { break };
+            out.push_str(&rest[..open]);
+            let name = &rest[open + 1..open + close];
+            match ron::from_str::<PlayerAction>(name) {
+                Ok(action) => out.push_str(self.of(action)),
+                Err(_) => out.push_str(&rest[open..=open + close]),
+            }
+            rest = &rest[open + close + 1..];
+        }
+        out.push_str(rest);
+        out
+    }
+}
+
+/// A short name for one input: "B", "1", "Space", "F2", "Shift", "click".
+fn input_name(input: &dyn Buttonlike) -> String {
+    let any = input.as_reflect();
+    if let Some(k) = any.downcast_ref::<KeyCode>() {
+        let name = format!("{k:?}");
+        let short = name.strip_prefix("Key").or_else(|| name.strip_prefix("Digit")).unwrap_or(&name);
+        return match short {
+            "Escape" => "Esc".into(),
+            "Minus" => "-".into(),
+            "Equal" => "=".into(),
+            "ArrowUp" => "Up".into(),
+            "ArrowDown" => "Down".into(),
+            "ArrowLeft" => "Left".into(),
+            "ArrowRight" => "Right".into(),
+            other => other.to_string(),
+        };
+    }
+    if let Some(m) = any.downcast_ref::<MouseButton>() {
+        return match m {
+            MouseButton::Left => "click".into(),
+            MouseButton::Right => "right click".into(),
+            other => format!("{other:?} click").to_lowercase(),
+        };
+    }
+    if let Some(m) = any.downcast_ref::<ModifierKey>() {
+        return format!("{m:?}");
+    }
+    format!("{input:?}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn keys_of(map: &InputMap<PlayerAction>, action: PlayerAction) -> usize {
         map.get_buttonlike(&action).map_or(0, |b| b.len())
+    }
+
+    #[test]
+    fn the_help_names_the_keys_as_bound() {
+        let defaults = KeyNames::from_map(&PlayerAction::input_map());
+        assert_eq!(
+            defaults.fill("{Block}/{Dodge}: defend, {EndTurn}: end turn, {Sprint}, {Confirm}"),
+            "B/D: defend, Space: end turn, Shift, click"
+        );
+        assert_eq!(
+            defaults.fill("{Weapon1}-{Weapon6}, {Cancel}, {Slower}/{Faster}, {Nope} {"),
+            "1-6, Esc, -/=, {Nope} {"
+        );
+        let mine = bindings_from_str("input.ron", "{ EndTurn: [Key(Enter)], Dodge: [Key(KeyJ)] }").unwrap();
+        assert_eq!(KeyNames::from_map(&mine).fill("{Dodge} / {EndTurn}"), "J / Enter");
     }
 
     #[test]
@@ -123,7 +219,9 @@ mod tests {
         let broken = dir.join("input.ron");
         std::fs::write(&broken, "{ EndTurn: [Key(Spcae)] }").unwrap();
         let (map, problem) = load_bindings(&broken);
-        assert!(problem.unwrap().contains("the default keys are used"));
+        let problem = problem.unwrap();
+        assert!(problem.contains("the default keys are used"));
+        assert!(problem.contains("`Spcae`") && problem.len() < 400, "short enough for the banner: {problem}");
         assert_eq!(keys_of(&map, PlayerAction::EndTurn), keys_of(&PlayerAction::input_map(), PlayerAction::EndTurn));
         assert_eq!(std::fs::read_to_string(&broken).unwrap(), "{ EndTurn: [Key(Spcae)] }", "the file is left alone");
         // A directory where the file should be.

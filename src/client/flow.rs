@@ -18,13 +18,14 @@ enum PauseAction {
 /// Seconds the last blow stays on screen before the result.
 const OUTCOME_PAUSE: f32 = 2.0;
 
-pub const KEYS: &str = "Click a square: move there (Shift: sprint)   1-6: ready a weapon, click a target\n\
-Q/E: turn   X/C/Z: stand/crouch/prone   H hide   F search   G flee\n\
-Arrows: grid cursor   Tab: next enemy   Enter: confirm at the cursor (else end turn)   Space: end turn\n\
-B/D/R: block/dodge/resist   N: take it   K: counter\n\
-WASD: pan   wheel: zoom   V: whole map   L: camera follows the creature in turn (on/off)\n\
-PageUp/PageDown, Home/End: scroll the log   F1: overlay help   I: AI reasons   F12: screenshot\n\
-F2-F7: reach / facing / threat / sight / fog / grid overlays   F8: auto-defend   T (hold): hurry the AI   -/=: AI slower/faster\n\
+/// `{Action}` names the key bound to it (`bindings::KeyNames`).
+pub const KEYS: &str = "{Confirm} a square: move there ({Sprint}: sprint)   {Weapon1}-{Weapon6}: ready a weapon, {Confirm} a target\n\
+{TurnLeft}/{TurnRight}: turn   {Stand}/{Crouch}/{Prone}: stand/crouch/prone   {Hide} hide   {Search} search   {Flee} flee\n\
+Arrows: grid cursor   Tab: next enemy   {ConfirmKey}: confirm at the cursor (else end turn)   {EndTurn}: end turn\n\
+{Block}/{Dodge}/{Resist}: block/dodge/resist   {NoReaction}: take it   {Counter}: counter\n\
+{PanUp}{PanLeft}{PanDown}{PanRight}: pan   wheel: zoom   V: whole map   L: camera follows the creature in turn (on/off)\n\
+PageUp/PageDown, Home/End: scroll the log   {Help}: overlay help   {Reasons}: AI reasons   {Snapshot}: screenshot\n\
+{ToggleReach}-{ToggleGrid}: reach / facing / threat / sight / fog / grid overlays   {ToggleAutoDefend}: auto-defend   {FastForward} (hold): hurry the AI   {Slower}/{Faster}: AI slower/faster\n\
 P or Esc: pause   Ctrl+Q: quit";
 
 pub fn plugin(app: &mut App) {
@@ -86,7 +87,7 @@ fn keep_awake(
     }
 }
 
-fn show_pause(mut commands: Commands) {
+fn show_pause(mut commands: Commands, keys: Res<super::bindings::KeyNames>) {
     commands
         .spawn((
             DespawnOnExit(BattlePhase::Paused),
@@ -116,7 +117,7 @@ fn show_pause(mut commands: Commands) {
                     row.spawn(button("Quit (Ctrl+Q)", PauseAction::Quit, 17.0));
                 });
                 p.spawn((Text::new("Keys"), font(17.0), TextColor(TEXT)));
-                p.spawn((Text::new(KEYS), font(14.0), TextColor(DIM)));
+                p.spawn((Text::new(keys.fill(KEYS)), font(14.0), TextColor(DIM)));
             });
         });
 }

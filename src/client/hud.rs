@@ -138,7 +138,7 @@ fn show_end_turn(
     }
 }
 
-fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>) {
+fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindings::KeyNames>) {
     // Only a player ends turns; watching, there is no button.
     commands.spawn((
         DespawnOnExit(Screen::Battle),
@@ -166,7 +166,7 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>) {
                 Node::default(),
                 children![
                     super::screens::button("Pause (P)", PauseButton, 16.0),
-                    super::screens::button("End turn (Space)", EndTurnButton, 16.0)
+                    super::screens::button(keys.fill("End turn ({EndTurn})"), EndTurnButton, 16.0)
                 ]
             )
         ],
@@ -366,20 +366,21 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
 }
 
 /// The few keys always shown; F1 shows them all with the overlays' help.
-const SHORT_KEYS: &str = "Click: move / attack   1-6: weapon   Space: end turn\n\
-B/D/R: defend   N: take it   F2-F7: overlays\n\
-F1: all keys and help   P: pause";
+/// `{Action}` names the key bound to it (`bindings::KeyNames`).
+const SHORT_KEYS: &str = "{Confirm}: move / attack   {Weapon1}-{Weapon6}: weapon   {EndTurn}: end turn\n\
+{Block}/{Dodge}/{Resist}: defend   {NoReaction}: take it   {ToggleReach}-{ToggleGrid}: overlays\n\
+{Help}: all keys and help   P: pause";
 
-const KEYS: &str = "Click: move / attack   1-6: weapon   Esc: lower it\n\
-Q/E: turn   X/C/Z: stand/crouch/prone   Shift: sprint\n\
-H: hide   F: search   G: flee   Space: end turn\n\
-Arrows: cursor   Tab: next enemy   Enter: confirm\n\
-Defense: B/D/R block/dodge/resist, N none   K: counter\n\
-WASD: pan   Wheel: zoom   V: whole map   L: follow\n\
-F1: help   I: AI reasons   PgUp/PgDn: log   P: pause\n\
-F2-F7: reach/facing/threat/sight/fog/grid\n\
-F8: auto-defend on/off\n\
-T (hold): hurry the AI   -/=: AI slower/faster";
+const KEYS: &str = "{Confirm}: move / attack   {Weapon1}-{Weapon6}: weapon   {Cancel}: lower it\n\
+{TurnLeft}/{TurnRight}: turn   {Stand}/{Crouch}/{Prone}: stand/crouch/prone   {Sprint}: sprint\n\
+{Hide}: hide   {Search}: search   {Flee}: flee   {EndTurn}: end turn\n\
+Arrows: cursor   Tab: next enemy   {ConfirmKey}: confirm\n\
+Defense: {Block}/{Dodge}/{Resist} block/dodge/resist, {NoReaction} none   {Counter}: counter\n\
+{PanUp}{PanLeft}{PanDown}{PanRight}: pan   Wheel: zoom   V: whole map   L: follow\n\
+{Help}: help   {Reasons}: AI reasons   PgUp/PgDn: log   P: pause\n\
+{ToggleReach}-{ToggleGrid}: reach/facing/threat/sight/fog/grid\n\
+{ToggleAutoDefend}: auto-defend on/off\n\
+{FastForward} (hold): hurry the AI   {Slower}/{Faster}: AI slower/faster";
 
 const HELP: &str = "\nThe blue squares are where a move can end, paler\n\
 for a 2nd or 3rd move (amber while sprinting). The\n\
@@ -431,6 +432,7 @@ fn update_panel(
     choice: Res<Choice>,
     intent: Res<Intent>,
     reasons: Res<LastReasons>,
+    keys: Res<super::bindings::KeyNames>,
     mut text: Query<&mut Text, With<PanelText>>,
 ) {
     let Ok(mut text) = text.single_mut() else { return };
@@ -475,10 +477,10 @@ fn update_panel(
         out.push('\n');
     }
     if choice.help {
-        out.push_str(KEYS);
+        out.push_str(&keys.fill(KEYS));
         out.push_str(HELP);
     } else {
-        out.push_str(SHORT_KEYS);
+        out.push_str(&keys.fill(SHORT_KEYS));
     }
     let out = plain(&out);
     if text.0 != out {

@@ -199,6 +199,7 @@ pub fn plugin(app: &mut App) {
         .init_resource::<Choice>()
         .init_resource::<Intent>()
         .init_resource::<PendingStrike>()
+        .insert_resource(super::bindings::KeyNames::from_map(&map))
         .insert_resource(BindingsProblem(problem))
         .add_systems(Startup, move |mut commands: Commands| {
             commands.spawn(map.clone());
