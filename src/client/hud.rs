@@ -425,6 +425,7 @@ fn tracker_line(out: &mut String, b: &Battle, viewer: &Viewer, in_turn: Option<C
     let _ = writeln!(out, "Order: {}", names.join(" > "));
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it reads
 fn update_panel(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
