@@ -20,6 +20,8 @@ mod labels;
 mod log;
 pub mod menu;
 mod overlay;
+#[cfg(test)]
+mod play_tests;
 mod popups;
 mod result;
 mod save;

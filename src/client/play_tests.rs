@@ -1,0 +1,233 @@
+//! The player's devices end to end without a window: real key and mouse-button presses go
+//! through leafwing-input-manager's input map to the client's input systems, which send
+//! commands through the battle plugin. Keyboard alone and mouse alone (the cursor pinned on a
+//! square stands for the pointer), for move, attack (walking into reach), area, defend and end
+//! turn; the battle's log says what was accepted.
+
+use super::input::Hover;
+use super::screens::Screen;
+use super::{Notice, Viewer};
+use crate::battle::{ActiveBattle, Battle, Command, Controller, CreatureId, Event, Target};
+use crate::level::{builtin_compendium, parse_level};
+use crate::rules::grid::Pos;
+use bevy::input::InputPlugin;
+use bevy::prelude::*;
+use bevy::state::app::StatesPlugin;
+
+fn app(level: &str, seed: u64) -> App {
+    let l = parse_level("play.level.ron", level, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    let battle = Battle::new(&l, builtin_compendium(), seed).unwrap();
+    let controllers = vec![Controller::Human, Controller::Ai];
+    let mut app = App::new();
+    app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
+        .add_message::<bevy::window::RequestRedraw>()
+        .add_message::<bevy::window::CursorMoved>()
+        .add_plugins((crate::battle::plugin, super::screens::plugin, super::input::plugin))
+        .init_resource::<Notice>()
+        .init_resource::<super::overlay::Overlays>()
+        .insert_resource(Viewer { side: 0, plays: true, omniscient: false })
+        .insert_resource(ActiveBattle { battle, controllers })
+        .insert_state(Screen::Battle);
+    app.update();
+    app
+}
+
+/// Press and release a key over two frames as the window would report it (keyboard input
+/// messages, read by Bevy's input systems and leafwing alike), then let the battle settle.
+fn key(app: &mut App, k: KeyCode) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+    for state in [ButtonState::Pressed, ButtonState::Released] {
+        app.world_mut().write_message(KeyboardInput {
+            key_code: k,
+            logical_key: Key::Unidentified(NativeKey::Unidentified),
+            state,
+            text: None,
+            repeat: false,
+            window: Entity::PLACEHOLDER,
+        });
+        app.update();
+    }
+    for _ in 0..4 {
+        app.update();
+    }
+}
+
+/// A left click with the pointer resting on `at`.
+fn click(app: &mut App, at: Pos) {
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(at), pinned: true, keyboard: false };
+    app.update();
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().press(MouseButton::Left);
+    app.update();
+    app.world_mut().resource_mut::<ButtonInput<MouseButton>>().release(MouseButton::Left);
+    for _ in 0..6 {
+        app.update();
+    }
+}
+
+fn accepted(app: &App, from: usize) -> Vec<(CreatureId, Command)> {
+    app.world().resource::<ActiveBattle>().battle.log()[from..]
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::CommandAccepted { creature, command } => Some((*creature, command.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+fn log_len(app: &App) -> usize {
+    app.world().resource::<ActiveBattle>().battle.log().len()
+}
+
+fn battle(app: &mut App) -> &mut Battle {
+    &mut app.world_mut().resource_mut::<ActiveBattle>().into_inner().battle
+}
+
+const FIELD: &str = r#"(name: "Play", map: ["WWWWWWWWWWWW", "W..........W", "W..........W", "W..........W", "WWWWWWWWWWWW"],
+    legend: { '.': "floor", 'W': "wall" },
+    terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+    sides: [(name: "You", human: true), (name: "Foe")],
+    creatures: [
+        (name: "Knight", template: "human_fighter", side: "You", at: (1, 2), facing: E, overrides: (activeness: Some(10))),
+        (name: "Foe", template: "human_fighter", side: "Foe", at: (8, 2), facing: W, overrides: (activeness: Some(1))),
+    ])"#;
+
+// RULES: MOVE-1, ATK-1, TIME-8 — keyboard alone: 1 readies the sword, Tab puts the cursor on
+// the enemy, Enter walks into reach in two moves and strikes; Space ends the turn.
+#[test]
+fn keyboard_alone_walks_into_reach_strikes_and_ends_the_turn() {
+    let mut app = app(FIELD, 1);
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((0, None)));
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Digit1);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.world().resource::<Hover>().square, Some(Pos::new(8, 2)), "the cursor on the foe");
+    // A ready weapon attacks where it reaches; out of reach, Escape lowers it and Enter walks.
+    key(&mut app, KeyCode::Escape);
+    key(&mut app, KeyCode::Enter);
+    let done = accepted(&app, from);
+    let kinds: Vec<&str> = done
+        .iter()
+        .map(|(_, c)| match c {
+            Command::Move { .. } => "move",
+            Command::Attack { .. } => "attack",
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["move", "move", "attack"], "{done:?}");
+    assert!(done.iter().all(|(c, _)| *c == 0));
+    // The foe's reactions answered, the turn is still the knight's: Space ends it.
+    answer_foe(&mut app);
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((0, None)));
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Space);
+    assert_eq!(accepted(&app, from), vec![(0, Command::EndTurn)]);
+}
+
+/// The foe is the AI's, absent here: its reaction windows are answered as it might (let it
+/// come, take it), so the knight's turn goes on.
+fn answer_foe(app: &mut App) {
+    let b = battle(app);
+    while let Some((1, Some(w))) = b.awaiting() {
+        let cmd = match w {
+            crate::battle::WindowKind::Defense => Command::Defend { defense: None },
+            crate::battle::WindowKind::BeforeAttack => Command::Pass,
+        };
+        b.submit(1, cmd).unwrap();
+    }
+}
+
+// RULES: MOVE-1, ATK-1 — mouse alone: a click on a square moves there; a click on the enemy
+// out of reach walks up and strikes on arrival.
+#[test]
+fn mouse_alone_moves_and_walks_into_reach_to_strike() {
+    let mut app = app(FIELD, 1);
+    let from = log_len(&app);
+    click(&mut app, Pos::new(4, 2));
+    assert!(
+        matches!(&accepted(&app, from)[..], [(0, Command::Move { path, .. })] if path.last() == Some(&Pos::new(4, 2))),
+        "{:?}",
+        accepted(&app, from)
+    );
+    let from = log_len(&app);
+    click(&mut app, Pos::new(8, 2));
+    answer_foe(&mut app);
+    for _ in 0..4 {
+        app.update();
+    }
+    let done = accepted(&app, from);
+    assert!(
+        matches!(done.first(), Some((0, Command::Move { path, .. })) if path.last() == Some(&Pos::new(7, 2))),
+        "{done:?}"
+    );
+    assert!(
+        done.iter().any(|(c, cmd)| *c == 0 && matches!(cmd, Command::Attack { target: Target::Creature(1), .. })),
+        "{done:?} {}",
+        app.world().resource::<Notice>().0
+    );
+}
+
+// RULES: ATK-E3, TIME-13 — attacked, the player lets it come (N) and blocks (B): the keys are the
+// input actions the action bar's buttons press.
+#[test]
+fn attacked_the_player_lets_it_come_and_blocks() {
+    let level = FIELD
+        .replace(
+            "at: (1, 2), facing: E, overrides: (activeness: Some(10))",
+            "at: (7, 2), facing: E, overrides: (activeness: Some(1))",
+        )
+        .replace(
+            "at: (8, 2), facing: W, overrides: (activeness: Some(1))",
+            "at: (8, 2), facing: W, overrides: (activeness: Some(10))",
+        );
+    let mut blocked = 0;
+    for seed in 0..20 {
+        let mut app = app(&level, seed);
+        let b = battle(&mut app);
+        assert_eq!(b.awaiting(), Some((1, None)), "the foe acts first");
+        b.submit(1, Command::Attack { weapon: "sword".into(), target: Target::Creature(0), additives: vec![] })
+            .unwrap();
+        if b.awaiting() == Some((0, Some(crate::battle::WindowKind::BeforeAttack))) {
+            let from = log_len(&app);
+            key(&mut app, KeyCode::KeyN);
+            assert!(accepted(&app, from).iter().any(|(c, cmd)| *c == 0 && *cmd == Command::Pass));
+        }
+        if battle(&mut app).awaiting() != Some((0, Some(crate::battle::WindowKind::Defense))) {
+            continue; // the blow missed: no defense to make
+        }
+        let from = log_len(&app);
+        key(&mut app, KeyCode::KeyB);
+        let done = accepted(&app, from);
+        assert!(
+            done.iter()
+                .any(|(c, cmd)| *c == 0
+                    && *cmd == Command::Defend { defense: Some(crate::rules::attack::Defense::Block) }),
+            "{done:?} {}",
+            app.world().resource::<Notice>().0
+        );
+        blocked += 1;
+    }
+    assert!(blocked >= 3, "defense windows met and blocked: {blocked}");
+}
+
+// RULES: AREA-E1, ATK-E7 — an area by keyboard and mouse: 1 readies the fireball, a click on a
+// square fires it there (its circle covering the foe beside it).
+#[test]
+fn an_area_is_fired_at_the_clicked_square() {
+    let level = FIELD.replace(r#"template: "human_fighter", side: "You""#, r#"template: "caster", side: "You""#);
+    let mut app = app(&level, 1);
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((0, None)));
+    key(&mut app, KeyCode::Digit1);
+    let from = log_len(&app);
+    click(&mut app, Pos::new(7, 2));
+    let done = accepted(&app, from);
+    assert!(
+        matches!(&done[..], [(0, Command::Attack { weapon, target: Target::Square(p), .. })] if weapon == "fireball" && *p == Pos::new(7, 2)),
+        "{done:?} {}",
+        app.world().resource::<Notice>().0
+    );
+    let struck = app.world().resource::<ActiveBattle>().battle.log()[from..]
+        .iter()
+        .any(|e| matches!(&e.event, Event::AttackDeclared { targets, .. } if targets.contains(&1)));
+    assert!(struck, "the circle covers the foe next to the square");
+}
