@@ -14,10 +14,11 @@ const SHOWN: usize = 9;
 /// Lines kept for scrolling back; older ones go (a long battle must not grow without bound).
 const KEPT: usize = 4000;
 
-/// The narrated lines the viewer's side saw, oldest first, and how far it is scrolled back.
+/// The narrated lines the viewer's side saw, oldest first (with the rule behind each), and how
+/// far it is scrolled back.
 #[derive(Resource, Default)]
 pub struct CombatLog {
-    lines: Vec<(String, Color)>,
+    lines: Vec<(String, Color, &'static str)>,
     /// Lines scrolled back from the newest.
     back: usize,
 }
@@ -28,7 +29,58 @@ struct LogLine(usize);
 pub fn plugin(app: &mut App) {
     app.init_resource::<CombatLog>()
         .add_systems(OnEnter(Screen::Battle), (|mut log: ResMut<CombatLog>| *log = CombatLog::default(), spawn_strip))
-        .add_systems(Update, (collect.after(BattleSystems::Publish), scroll, show).chain().in_set(OnBattleScreen));
+        .add_systems(
+            Update,
+            (collect.after(BattleSystems::Publish), scroll, show, explain_hovered_line).chain().in_set(OnBattleScreen),
+        );
+}
+
+/// The rule behind a line of the log, shown when the pointer rests on it: its ID in
+/// RULES.md and what it says, in a few words.
+pub fn rule_for(e: &Event) -> &'static str {
+    match e {
+        Event::BattleStarted { .. } => "TIME-1: a Moment starts when combat does",
+        Event::InitiativeRolled { .. } => "TIME-2: initiative is an Activeness roll; TIME-3: ties",
+        Event::TurnOrder { .. } => "TIME-2: turns go by initiative, highest first",
+        Event::RoundStarted { .. } | Event::RoundEnded { .. } => "TIME-6: a round is every creature's turn once",
+        Event::TurnStarted { .. } | Event::TurnEnded { .. } => "TIME-8: a turn starts with the creature's full AP",
+        Event::CommandRejected { .. } => "the rule named in the line was broken; nothing changed",
+        Event::CommandAccepted { .. } | Event::ApSpent { .. } => {
+            "TIME-7, TIME-17: what a turn may hold and what it costs"
+        }
+        Event::Moved { .. } | Event::MoveInterrupted { .. } => {
+            "MOVE-1: a move is 1 AP, up to speed + 3/4 steps (MOVE-E1)"
+        }
+        Event::Faced { .. } => "FACE-2: facing changes for free in one's own turn",
+        Event::PostureChanged { .. } => "POST-2: changing posture costs AP (POST-5: forced)",
+        Event::LongTermStarted { .. } | Event::LongTermProgress { .. } | Event::LongTermAborted { .. } => {
+            "TIME-11: a long-term action is paid over several turns"
+        }
+        Event::AttackDeclared { .. } | Event::AttackedByUnseen { .. } => "ATK-7: the attack roll, ATK-E7: its order",
+        Event::ReactionWindowOpened { .. } | Event::ReactionDeclined { .. } => {
+            "TIME-12, TIME-13: reactions and their timing"
+        }
+        Event::QuickStepped { .. } | Event::AttackCancelled { .. } => {
+            "TIME-14: a reaction can cancel an attack and refund AP"
+        }
+        Event::Delayed { .. } => "TIME-6: a creature may delay its turn",
+        Event::CounterAttackDeclared { .. } => "TIME-13: a simultaneous counter-attack",
+        Event::Rolled { .. } => "DICE-2: points = dice showing 4 or more (DICE-6: against a difficulty)",
+        Event::SegmentResolved { .. } => {
+            "ATK-8, ATK-12, ATK-E4: each segment hits if points exceed protection and defense"
+        }
+        Event::Undefendable { .. } => "ATK-11, FACE-4, ATK-17: when no defense may be rolled",
+        Event::Damaged { .. } => "ATK-13, CRE-4, CRE-5: damage removes dice from the pools",
+        Event::Unconscious { .. } => "CRE-6: a pool at 0 knocks the creature out",
+        Event::Died { .. } => "CRE-7: death",
+        Event::AmmoSpent { .. } => "ATK-6: ammunition",
+        Event::Searched { .. } => "PERC-7, PERC-8: search against the hiding difficulty",
+        Event::HidCreature { .. } | Event::HideFailed { .. } | Event::Revealed { .. } => "PERC-E4: the Hidden state",
+        Event::Spotted { .. } | Event::LostSight { .. } => "PERC-2, PERC-E2: spotting",
+        Event::FleeAttempted { .. } | Event::Fled { .. } => "FLOW-5: fleeing",
+        Event::Joined { .. } | Event::ArrivalDelayed { .. } => "TIME-4: joining mid-Moment",
+        Event::BattleEnded { .. } => "FLOW-3, FLOW-4: victory and defeat",
+    }
 }
 
 /// The colour of a line: blows red, misses and solid defenses grey-blue, the turn's frame gold.
@@ -56,8 +108,9 @@ fn collect(
         }
         let Some(text) = narrate(b, &entry.event) else { continue };
         let colour = colour_for(&entry.event);
+        let rule = rule_for(&entry.event);
         for line in text.lines() {
-            log.lines.push((super::hud::plain(line), colour));
+            log.lines.push((super::hud::plain(line), colour, rule));
             // Scrolled back, the view stays on what the player is reading.
             if log.back > 0 {
                 log.back += 1;
@@ -126,7 +179,14 @@ fn spawn_strip(mut commands: Commands) {
         ))
         .with_children(|c| {
             for k in 0..=SHOWN {
-                c.spawn((Text::new(""), super::screens::font(13.0), TextColor(Color::WHITE), LogLine(k)));
+                c.spawn((
+                    Text::new(""),
+                    super::screens::font(13.0),
+                    TextColor(Color::WHITE),
+                    LogLine(k),
+                    // Hovered, the line tells the rule behind it.
+                    Interaction::default(),
+                ));
             }
         });
 }
@@ -149,11 +209,54 @@ fn show(log: Res<CombatLog>, mut lines: Query<(&LogLine, &mut Text, &mut TextCol
             log.lines
                 .get(start + k)
                 .filter(|_| start + k < end)
-                .map_or((String::new(), Color::WHITE), |(s, c)| (s.clone(), *c))
+                .map_or((String::new(), Color::WHITE), |(s, c, _)| (s.clone(), *c))
         };
         if text.0 != s {
             text.0 = s;
         }
         colour.set_if_neq(TextColor(c));
+    }
+}
+
+/// The pointer on a line of the log: the status line names the rule behind it.
+fn explain_hovered_line(
+    log: Res<CombatLog>,
+    lines: Query<(&LogLine, &Interaction), Changed<Interaction>>,
+    mut notice: ResMut<super::Notice>,
+) {
+    let end = log.lines.len() - log.back.min(log.lines.len());
+    let start = end.saturating_sub(SHOWN);
+    for (LogLine(k), interaction) in &lines {
+        if *interaction == Interaction::Hovered
+            && start + k < end
+            && let Some((_, _, rule)) = log.lines.get(start + k)
+        {
+            notice.0 = format!("Rule: {rule}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    // Every line of every shipped level's battles has a rule that names a RULES.md ID.
+    #[test]
+    fn every_logged_event_names_its_rule() {
+        let content = crate::level::builtin_compendium();
+        for entry in std::fs::read_dir("levels").unwrap().flatten() {
+            let level = crate::level::load_level(&entry.path(), content).unwrap();
+            let mut b = crate::battle::Battle::new(&level, content, 3).unwrap();
+            crate::ai::play_direct(&mut b, None, 100_000);
+            for e in b.log() {
+                let rule = super::rule_for(&e.event);
+                let named = rule
+                    .split(|c: char| !(c.is_ascii_uppercase() || c.is_ascii_digit() || c == '-' || c == 'E'))
+                    .any(|w| w.contains('-') && w.len() >= 5);
+                assert!(
+                    named || matches!(e.event, crate::battle::Event::CommandRejected { .. }),
+                    "{rule} for {:?}",
+                    e.event
+                );
+            }
+        }
     }
 }

@@ -27,6 +27,7 @@ mod result;
 mod save;
 pub mod screens;
 mod stage;
+mod tooltip;
 
 use crate::battle::{Battle, Fighter};
 use crate::rules::grid::Pos;
@@ -93,7 +94,7 @@ pub fn plugin(app: &mut App) {
         .add_plugins(screens::plugin)
         .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
         .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin))
-        .add_plugins((stage::plugin, gauges::plugin));
+        .add_plugins((stage::plugin, gauges::plugin, tooltip::plugin));
 }
 
 /// How the screen is set up.
