@@ -1,7 +1,8 @@
 //! Play by keyboard alone: the arrows move a cursor over the grid (the same square a mouse
 //! would hover, so every overlay and the panel's odds follow it), Tab cycles through the
-//! enemies the side perceives, nearest first, and Enter confirms at the cursor as a click
-//! would. Moving the mouse hands the cursor back to it.
+//! enemies the side perceives, nearest first (or, answering an attack, the squares a Quick
+//! Step reaches), and Enter confirms at the cursor as a click would. Moving the mouse hands
+//! the cursor back to it.
 
 use super::Viewer;
 use super::input::Hover;
@@ -47,7 +48,21 @@ pub fn steer_cursor(
         hover.square = Some(to);
         hover.keyboard = true;
     }
-    if keys.just_pressed(KeyCode::Tab) {
+    // TIME-14: answering an attack with a Quick Step, Tab goes through the squares it can step
+    // to, those that make the attack miss first (Enter steps there).
+    let stepping = b
+        .awaiting()
+        .filter(|(c, w)| *w == Some(crate::battle::WindowKind::BeforeAttack) && b.fighter(*c).side == viewer.side)
+        .map(|_| b.quick_step_options())
+        .filter(|o| !o.is_empty());
+    if keys.just_pressed(KeyCode::Tab)
+        && let Some(mut options) = stepping
+    {
+        options.sort_by_key(|o| (!o.cancels, o.to));
+        *tab = (*tab + 1) % options.len();
+        hover.square = Some(options[*tab].to);
+        hover.keyboard = true;
+    } else if keys.just_pressed(KeyCode::Tab) {
         let from = home();
         let mut foes: Vec<(i32, Pos)> = b
             .perceived_hostiles(viewer.side)

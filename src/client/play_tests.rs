@@ -231,3 +231,37 @@ fn an_area_is_fired_at_the_clicked_square() {
         .any(|e| matches!(&e.event, Event::AttackDeclared { targets, .. } if targets.contains(&1)));
     assert!(struck, "the circle covers the foe next to the square");
 }
+
+// RULES: TIME-14 — keyboard alone, answering an attack: Tab goes through the Quick Step squares
+// (those that make the attack miss first) and Enter steps there.
+#[test]
+fn tab_and_enter_choose_a_quick_step() {
+    let level = FIELD
+        .replace(
+            r#"template: "human_fighter", side: "You", at: (1, 2), facing: E, overrides: (activeness: Some(10))"#,
+            r#"template: "human_duelist", side: "You", at: (7, 2), facing: E, overrides: (activeness: Some(1))"#,
+        )
+        .replace(
+            "at: (8, 2), facing: W, overrides: (activeness: Some(1))",
+            "at: (8, 2), facing: W, overrides: (activeness: Some(10))",
+        );
+    let mut app = app(&level, 1);
+    let b = battle(&mut app);
+    assert_eq!(b.awaiting(), Some((1, None)), "the foe acts first");
+    b.submit(1, Command::Attack { weapon: "sword".into(), target: Target::Creature(0), additives: vec![] }).unwrap();
+    assert_eq!(b.awaiting(), Some((0, Some(crate::battle::WindowKind::BeforeAttack))), "the duelist may Quick Step");
+    let options = b.quick_step_options();
+    assert!(!options.is_empty());
+    key(&mut app, KeyCode::Tab);
+    let at = app.world().resource::<Hover>().square.expect("the cursor on a step square");
+    let chosen = options.iter().find(|o| o.to == at).expect("a Quick Step square");
+    assert_eq!(chosen.cancels, options.iter().any(|o| o.cancels), "one that makes the attack miss, if any");
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Enter);
+    let done = accepted(&app, from);
+    assert!(
+        matches!(&done[..], [(0, Command::QuickStep { to, .. }), ..] if *to == at),
+        "{done:?} {}",
+        app.world().resource::<Notice>().0
+    );
+}
