@@ -24,8 +24,15 @@ impl Battle {
     /// The cheapest move for `me` (sprinting if `sprint`) that ends where one of its
     /// single-target weapons reaches `target` with dice to roll and AP left to pay for it; the
     /// weapon with the most dice from there. When no single move does, the cheapest two moves
-    /// (MOVE-1: 1 AP each) that do. None if nothing does this turn.
-    pub fn walk_to_strike(&self, me: CreatureId, target: CreatureId, sprint: bool) -> Option<StrikeFrom> {
+    /// (MOVE-1: 1 AP each) that do. `extra_ap` is kept for additives declared with the strike
+    /// (TIME-16). None if nothing does this turn.
+    pub fn walk_to_strike(
+        &self,
+        me: CreatureId,
+        target: CreatureId,
+        sprint: bool,
+        extra_ap: i32,
+    ) -> Option<StrikeFrom> {
         let f = self.creatures.get(me as usize)?;
         let t = self.creatures.get(target as usize)?;
         let field = self.reachable(me, sprint).ok()?;
@@ -33,13 +40,13 @@ impl Battle {
         dests.sort_by_key(|&d| (field.cost_quarters(d).unwrap_or(u32::MAX), d));
         for &dest in &dests {
             if let (Some((weapon, facing)), Some(path)) =
-                (self.strike_from(f, t, dest, f.ap - MOVE_AP), field.path_to(dest))
+                (self.strike_from(f, t, dest, f.ap - MOVE_AP - extra_ap), field.path_to(dest))
             {
                 return Some(StrikeFrom { path, then_path: None, facing, weapon });
             }
         }
         // Two moves: the first to any square a move ends on, the second from there.
-        if f.ap < 2 * MOVE_AP {
+        if f.ap < 2 * MOVE_AP + extra_ap {
             return None;
         }
         let reach = f.weapons.iter().filter(|w| w.weapon.area.is_none()).map(|w| w.weapon.range.max).max()?;
@@ -62,9 +69,11 @@ impl Battle {
                 if best.as_ref().is_some_and(|(c, _)| *c <= total) {
                     break;
                 }
-                if let (Some((weapon, facing)), Some(path), Some(then)) =
-                    (self.strike_from(f, t, end, f.ap - 2 * MOVE_AP), field.path_to(first), second.path_to(end))
-                {
+                if let (Some((weapon, facing)), Some(path), Some(then)) = (
+                    self.strike_from(f, t, end, f.ap - 2 * MOVE_AP - extra_ap),
+                    field.path_to(first),
+                    second.path_to(end),
+                ) {
                     best = Some((total, StrikeFrom { path, then_path: Some(then), facing, weapon }));
                     break;
                 }

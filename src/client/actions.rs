@@ -22,8 +22,9 @@ struct ActionButton(PlayerAction);
 #[derive(PartialEq, Clone, Debug, Default)]
 struct BuiltFor(Option<BarKey>);
 
-/// The creature, its window, AP, posture, readied weapon, and (in a window) the log's length.
-type BarKey = (CreatureId, Option<WindowKind>, i32, Posture, Option<String>, usize);
+/// The creature, its window, AP, posture, readied weapon and additives, and (in a window) the
+/// log's length.
+type BarKey = (CreatureId, Option<WindowKind>, i32, Posture, Option<String>, Vec<String>, usize);
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -64,7 +65,8 @@ fn build_bar(
     // segment (the log's length stands for that).
     let key = BuiltFor(awaited.map(|(c, w)| {
         let f = b.fighter(c);
-        (c, w, f.ap, f.posture, choice.weapon.clone(), if w.is_some() { b.log().len() } else { 0 })
+        let log = if w.is_some() { b.log().len() } else { 0 };
+        (c, w, f.ap, f.posture, choice.weapon.clone(), choice.additives.clone(), log)
     }));
     if *built == key && children.is_some_and(|c| !c.is_empty()) == awaited.is_some() {
         return;
@@ -92,6 +94,11 @@ fn build_bar(
                         items.push((format!("{name} ({})", keys.of(key)), key, false));
                     }
                 }
+            }
+            if let Some((key, name)) = super::input::additive_of(f) {
+                let on = choice.additives.contains(&key);
+                let label = format!("{name} ({}){}", keys.of(PlayerAction::Additive), if on { ": on" } else { "" });
+                items.push((label, PlayerAction::Additive, on));
             }
             items.push((format!("Hide ({})", keys.of(PlayerAction::Hide)), PlayerAction::Hide, false));
             items.push((format!("Flee ({})", keys.of(PlayerAction::Flee)), PlayerAction::Flee, false));

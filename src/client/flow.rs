@@ -25,7 +25,7 @@ Arrows: grid cursor   Tab: next enemy   {ConfirmKey}: confirm at the cursor (els
 {Block}/{Dodge}/{Resist}: block/dodge/resist   {NoReaction}: take it   {Counter}: counter\n\
 {PanUp}{PanLeft}{PanDown}{PanRight}: pan   wheel: zoom   V: whole map   L: camera follows the creature in turn (on/off)\n\
 PageUp/PageDown, Home/End: scroll the log   {Help}: overlay help   {Reasons}: AI reasons   {Snapshot}: screenshot\n\
-{ToggleReach}-{ToggleGrid}: reach / facing / threat / sight / fog / grid overlays   {ToggleAutoDefend}: auto-defend   {FastForward} (hold): hurry the AI   {Slower}/{Faster}: AI slower/faster\n\
+{ToggleReach}-{ToggleGrid}: reach / facing / threat / sight / fog / grid overlays   {ToggleAutoDefend}: auto-defend   {Additive}: power strike   {FastForward} (hold): hurry the AI   {Slower}/{Faster}: AI slower/faster\n\
 P or Esc: pause   Ctrl+Q: quit";
 
 pub fn plugin(app: &mut App) {

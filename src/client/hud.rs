@@ -245,6 +245,24 @@ fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choi
         f.facing.name()
     );
     let _ = writeln!(out, "  {}", pools(f));
+    let p = &f.protection;
+    let _ = writeln!(out, "  protection: physical {}, erosion {}, spectral {}", p.physical, p.erosion, p.spectral);
+    if !f.abilities.is_empty() {
+        let names: Vec<String> = f
+            .abilities
+            .iter()
+            .map(|(_, a)| match a.effect {
+                crate::level::compendium::AbilityEffect::Additive { ap, dice, .. } => {
+                    format!("{} (+{ap} AP, +{dice} dice)", a.name)
+                }
+                crate::level::compendium::AbilityEffect::QuickStep { ap } => format!("{} (reaction, {ap} AP)", a.name),
+                crate::level::compendium::AbilityEffect::CounterAttack { ap } => {
+                    format!("{} (reaction, {ap} AP)", a.name)
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "  abilities: {}", names.join(", "));
+    }
     if f.attrs.is_unconscious() {
         let _ = writeln!(out, "  UNCONSCIOUS");
     }
@@ -379,7 +397,7 @@ Defense: {Block}/{Dodge}/{Resist} block/dodge/resist, {NoReaction} none   {Count
 {PanUp}{PanLeft}{PanDown}{PanRight}: pan   Wheel: zoom   V: whole map   L: follow\n\
 {Help}: help   {Reasons}: AI reasons   PgUp/PgDn: log   P: pause\n\
 {ToggleReach}-{ToggleGrid}: reach/facing/threat/sight/fog/grid\n\
-{ToggleAutoDefend}: auto-defend on/off\n\
+{ToggleAutoDefend}: auto-defend on/off   {Additive}: power strike etc.\n\
 {FastForward} (hold): hurry the AI   {Slower}/{Faster}: AI slower/faster";
 
 const HELP: &str = "\nThe blue squares are where a move can end, paler\n\

@@ -64,6 +64,8 @@ pub enum PlayerAction {
     ToggleGrid,
     /// Answer defense windows automatically (the best defense on average) or not.
     ToggleAutoDefend,
+    /// Declare (or not) the creature's additive ability with its next attack (TIME-16).
+    Additive,
     /// While held: skip the animations and let the AI decide without waiting.
     FastForward,
     /// Wait longer / shorter between two AI decisions.
@@ -114,6 +116,7 @@ impl PlayerAction {
             (ToggleFog, KeyCode::F6),
             (ToggleGrid, KeyCode::F7),
             (ToggleAutoDefend, KeyCode::F8),
+            (Additive, KeyCode::KeyJ),
             (Slower, KeyCode::Minus),
             (Faster, KeyCode::Equal),
         ])
@@ -159,6 +162,8 @@ pub struct Choice {
     pub reasons: bool,
     /// Answer defense windows at once with `auto_defense` (F8).
     pub auto_defend: bool,
+    /// TIME-16: additive abilities declared with the next attack (J toggles the first).
+    pub additives: Vec<String>,
 }
 
 /// The auto-defend policy (F8): the allowed defense that prevents the most damage on average
@@ -324,6 +329,7 @@ fn follow_turn(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut choice: ResMu
     if choice.creature != now {
         choice.creature = now;
         choice.weapon = None;
+        choice.additives.clear();
     }
 }
 
@@ -355,6 +361,19 @@ fn choose(
     }
     let Some((me, None)) = player_awaited(&battle, &viewer) else { return };
     let f = battle.battle.fighter(me);
+    if a.just_pressed(&PlayerAction::Additive) {
+        match additive_of(f) {
+            Some((key, name)) if choice.additives.contains(&key) => {
+                choice.additives.clear();
+                notice.0 = format!("{name}: off");
+            }
+            Some((key, name)) => {
+                choice.additives = vec![key];
+                notice.0 = format!("{name}: declared with the next attack");
+            }
+            None => notice.0 = format!("{} has no additive ability (TIME-16)", f.name),
+        }
+    }
     for (k, key) in WEAPON_KEYS.iter().enumerate() {
         if a.just_pressed(key) {
             match f.weapons.get(k) {
@@ -386,10 +405,14 @@ pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Optio
         && let Some(o) = b.shown_creature_at(f.side, at).filter(|c| c.id != me && b.hostile(me, c.id))
         && let Some(strike) = click_here(b, me, at, choice)
             .filter(|c| b.check(me, c).is_err())
-            .and_then(|_| b.walk_to_strike(me, o.id, choice.sprint))
+            .and_then(|_| b.walk_to_strike(me, o.id, choice.sprint, additives_ap(f, &choice.additives)))
     {
         let face = b.ruleset().facing.then_some(strike.facing);
-        let attack = Command::Attack { weapon: strike.weapon, target: Target::Creature(o.id), additives: vec![] };
+        let attack = Command::Attack {
+            weapon: strike.weapon,
+            target: Target::Creature(o.id),
+            additives: choice.additives.clone(),
+        };
         let mut then = Vec::new();
         let first = match strike.then_path {
             // Two moves: the first needs no facing; the second ends facing the target.
@@ -405,6 +428,26 @@ pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Optio
     click_here(b, me, at, choice).map(|c| (c, Vec::new()))
 }
 
+/// TIME-16: the AP these additive abilities add to an attack.
+fn additives_ap(f: &crate::battle::Fighter, additives: &[String]) -> i32 {
+    f.abilities
+        .iter()
+        .filter(|(k, _)| additives.contains(k))
+        .map(|(_, a)| match a.effect {
+            crate::level::compendium::AbilityEffect::Additive { ap, .. } => ap,
+            _ => 0,
+        })
+        .sum()
+}
+
+/// TIME-16: the creature's first additive ability (key, name), if it has one.
+pub fn additive_of(f: &crate::battle::Fighter) -> Option<(String, String)> {
+    f.abilities
+        .iter()
+        .find(|(_, a)| matches!(a.effect, crate::level::compendium::AbilityEffect::Additive { .. }))
+        .map(|(k, a)| (k.clone(), a.name.clone()))
+}
+
 /// What a click on `at` means from where `me` stands.
 fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Command> {
     let f = b.fighter(me);
@@ -416,7 +459,7 @@ fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Co
             Some(_) => Target::Toward(aim(f.footprint(), at)),
             None => Target::Creature(occupant?.id),
         };
-        return Some(Command::Attack { weapon: key.clone(), target, additives: vec![] });
+        return Some(Command::Attack { weapon: key.clone(), target, additives: choice.additives.clone() });
     }
     if let Some(o) = occupant
         && b.hostile(me, o.id)
@@ -429,7 +472,7 @@ fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Co
                 Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => Target::Square(at),
                 Some(_) => Target::Toward(aim(f.footprint(), at)),
             };
-            Command::Attack { weapon: w.key.clone(), target, additives: vec![] }
+            Command::Attack { weapon: w.key.clone(), target, additives: choice.additives.clone() }
         };
         let single = f.weapons.iter().filter(|w| w.weapon.area.is_none());
         let area = f.weapons.iter().filter(|w| w.weapon.area.is_some());

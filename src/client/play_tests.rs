@@ -265,3 +265,23 @@ fn tab_and_enter_choose_a_quick_step() {
         app.world().resource::<Notice>().0
     );
 }
+
+// RULES: TIME-16 — J declares the creature's additive ability (the fighter's Power Strike:
+// +1 AP, +3 dice) with its next attack; the engine takes the attack with it.
+#[test]
+fn an_additive_is_declared_with_the_attack() {
+    let level = FIELD.replace("at: (8, 2), facing: W", "at: (2, 2), facing: W");
+    let mut app = app(&level, 1);
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((0, None)));
+    key(&mut app, KeyCode::KeyJ);
+    let from = log_len(&app);
+    click(&mut app, Pos::new(2, 2));
+    let done = accepted(&app, from);
+    assert!(
+        matches!(&done[..], [(0, Command::Attack { additives, .. }), ..] if additives == &["power_strike".to_string()]),
+        "{done:?} {}",
+        app.world().resource::<Notice>().0
+    );
+    let ap = app.world().resource::<ActiveBattle>().battle.fighter(0).ap;
+    assert_eq!(ap, 1, "the sword's 1 AP and the additive's 1");
+}
