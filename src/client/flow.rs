@@ -118,6 +118,8 @@ fn show_pause(mut commands: Commands, keys: Res<super::bindings::KeyNames>) {
                 });
                 p.spawn((Text::new("Keys"), font(17.0), TextColor(TEXT)));
                 p.spawn((Text::new(keys.fill(KEYS)), font(14.0), TextColor(DIM)));
+                p.spawn((Text::new("The rules on the board"), font(17.0), TextColor(TEXT)));
+                p.spawn((Text::new(super::hud::HELP.trim_start().replace('\n', " ")), font(13.0), TextColor(DIM)));
             });
         });
 }

@@ -400,7 +400,7 @@ Defense: {Block}/{Dodge}/{Resist} block/dodge/resist, {NoReaction} none   {Count
 {ToggleAutoDefend}: auto-defend on/off   {Additive}: power strike etc.\n\
 {FastForward} (hold): hurry the AI   {Slower}/{Faster}: AI slower/faster";
 
-const HELP: &str = "\nThe blue squares are where a move can end, paler\n\
+pub(super) const HELP: &str = "\nThe blue squares are where a move can end, paler\n\
 for a 2nd or 3rd move (amber while sprinting). The\n\
 line to the cursor is green when clear, yellow when the target would have cover, red\n\
 when blocked. Around a creature under the cursor its\n\
