@@ -1,17 +1,16 @@
 //! The map as a tilemap, and the creatures as tokens: a disc in the side's colour, a wedge
 //! toward its facing, its name, and one bar per attribute pool.
 
+use super::art::{body_mesh, tile_for, tileset};
 use super::screens::{OnBattleScreen, Screen};
 use super::stage::{Flash, Stage};
 use super::{LOG_HEIGHT, PANEL_WIDTH, TILE, Viewer, square_centre};
 use crate::battle::{ActiveBattle, CreatureToken, Heading, OnGrid, Presence, Stance, Vitals};
-use crate::rules::grid::{Pos, Terrain};
+use crate::rules::grid::Pos;
 use crate::rules::posture::Posture;
-use bevy::asset::RenderAssetUsages;
 use bevy::color::Mix;
 use bevy::image::Image;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy::text::FontSize;
 use bevy_ecs_tilemap::prelude::*;
 
@@ -38,139 +37,6 @@ pub fn side_colour(side: usize, viewer: &Viewer) -> Color {
         let k = if side > viewer.side { side - 1 } else { side };
         OTHERS[k % OTHERS.len()]
     }
-}
-
-/// Tile kinds of the generated tileset, in image order.
-#[derive(Clone, Copy)]
-enum Tile {
-    Floor = 0,
-    Wall = 1,
-    LowWall = 2,
-    Rough = 3,
-    Thicket = 4,
-    Smooth = 5,
-}
-
-const TILES: u32 = 6;
-
-fn tile_for(t: &Terrain) -> Tile {
-    if t.blocks_movement && t.blocks_sight {
-        Tile::Wall
-    } else if t.low_cover || t.blocks_movement {
-        Tile::LowWall
-    } else if t.concealing {
-        Tile::Thicket
-    } else if t.difficult || t.resistance > 0 {
-        Tile::Rough
-    } else if t.smooth {
-        Tile::Smooth
-    } else {
-        Tile::Floor
-    }
-}
-
-/// A small picture of a level's map for the menu: one 4x4 block per square in its tile's
-/// colour (unlit squares dimmed), each creature a dot in its side's colour.
-pub fn thumbnail(l: &crate::level::LoadedLevel) -> Image {
-    const PX: u32 = 4;
-    let (w, h) = (l.map.width() as u32, l.map.height() as u32);
-    let mut data = vec![0u8; (w * h * PX * PX * 4) as usize];
-    let mut put = |x: u32, y: u32, rgb: [u8; 3], dot: bool| {
-        for dy in 0..PX {
-            for dx in 0..PX {
-                let inner = (1..PX - 1).contains(&dx) && (1..PX - 1).contains(&dy);
-                if dot && !inner {
-                    continue;
-                }
-                // Images run top-down; the map's y runs up the screen.
-                let (px_, py) = (x * PX + dx, (h - 1 - y) * PX + dy);
-                let i = ((py * w * PX + px_) * 4) as usize;
-                data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
-            }
-        }
-    };
-    for y in 0..h {
-        for x in 0..w {
-            let t = l.map.terrain(Pos::new(x as i32, y as i32));
-            let rgb: [u8; 3] = match tile_for(t) {
-                Tile::Floor => [138, 128, 108],
-                Tile::Wall => [70, 68, 76],
-                Tile::LowWall => [170, 160, 146],
-                Tile::Rough => [118, 104, 82],
-                Tile::Thicket => [62, 110, 56],
-                Tile::Smooth => [160, 152, 134],
-            };
-            let rgb = if t.dark { [rgb[0] / 2, rgb[1] / 2, rgb[2] * 2 / 3 + 20] } else { rgb };
-            put(x, y, rgb, false);
-        }
-    }
-    let viewer = Viewer { side: 0, plays: true, omniscient: false };
-    for c in &l.level.creatures {
-        let side = l.level.sides.iter().position(|s| s.name == c.side).unwrap_or(0);
-        let rgb = side_colour(side, &viewer).to_srgba();
-        let rgb = [rgb.red, rgb.green, rgb.blue].map(|v| (v * 255.0) as u8);
-        let (x, y) = (c.at.0.clamp(0, w as i32 - 1) as u32, c.at.1.clamp(0, h as i32 - 1) as u32);
-        put(x, y, rgb, true);
-    }
-    Image::new(
-        Extent3d { width: w * PX, height: h * PX, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        data,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    )
-}
-
-/// The tileset is drawn here rather than shipped as a file: the window then works from any
-/// directory, with no asset to lose.
-fn tileset() -> Image {
-    let size = TILE as u32;
-    let width = size * TILES;
-    let mut data = vec![0u8; (width * size * 4) as usize];
-    for tile in 0..TILES {
-        for y in 0..size {
-            for x in 0..size {
-                let edge = x == 0 || y == 0;
-                let rgb: [u8; 3] = match tile {
-                    0 => [138, 128, 108],
-                    1 => {
-                        // Courses of stone, offset every other row.
-                        let row = y / 8;
-                        let joint = y % 8 == 0 || (x + if row % 2 == 0 { 0 } else { 8 }) % 16 == 0;
-                        if joint { [52, 50, 56] } else { [88, 86, 94] }
-                    }
-                    2 => {
-                        let band = (10..22).contains(&y);
-                        let joint = y == 10 || y == 21 || x % 10 == 0;
-                        match (band, joint) {
-                            (true, true) => [96, 90, 84],
-                            (true, false) => [150, 142, 130],
-                            _ => [138, 128, 108],
-                        }
-                    }
-                    3 => {
-                        let pebble = (x * 7 + y * 13) % 23 == 0 || (x * 11 + y * 5) % 29 == 0;
-                        if pebble { [96, 84, 66] } else { [128, 114, 90] }
-                    }
-                    4 => {
-                        let stroke = (x + 2 * y) % 9 == 0 || (2 * x + 31 - y) % 11 == 0;
-                        if stroke { [40, 88, 40] } else { [70, 118, 62] }
-                    }
-                    _ => [160, 152, 134],
-                };
-                let rgb = if edge && tile != 1 { rgb.map(|c| c.saturating_sub(22)) } else { rgb };
-                let i = ((y * width + tile * size + x) * 4) as usize;
-                data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
-            }
-        }
-    }
-    Image::new(
-        Extent3d { width, height: size, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        data,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    )
 }
 
 fn spawn_map(mut commands: Commands, battle: Res<ActiveBattle>, mut images: ResMut<Assets<Image>>) {
@@ -337,22 +203,6 @@ fn facing_angle(h: &Heading) -> f32 {
 /// The X drawn over a creature that is down.
 #[derive(Component)]
 pub struct DownMark;
-
-/// A token's body: its shape tells the creature's kind (one shape per compendium template in
-/// the battle, in order of first appearance), its colour the side.
-fn body_mesh(kind: usize, radius: f32) -> Mesh {
-    match kind % 6 {
-        0 => Circle::new(radius).into(),
-        1 => RegularPolygon::new(radius * 1.05, 4).into(),
-        2 => RegularPolygon::new(radius * 1.05, 6).into(),
-        3 => RegularPolygon::new(radius * 1.2, 3).into(),
-        4 => RegularPolygon::new(radius * 1.05, 5).into(),
-        _ => Rhombus::new(radius * 2.0, radius * 1.5).into(),
-    }
-}
-
-/// The shapes' names, in `body_mesh` order, for the legend.
-pub const KIND_SHAPES: [&str; 6] = ["disc", "square", "hexagon", "triangle", "pentagon", "diamond"];
 
 fn dress_tokens(
     mut commands: Commands,

@@ -315,7 +315,7 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
     let seen = shown_creature_at(b, viewer, at);
     if let Some(c) = seen {
         let kind = super::labels::kind_indices(b).get(c.id as usize).copied().unwrap_or(0);
-        let shape = super::board::KIND_SHAPES[kind % super::board::KIND_SHAPES.len()];
+        let shape = super::art::KIND_SHAPES[kind % super::art::KIND_SHAPES.len()];
         let _ = writeln!(
             out,
             "  {} ({}), a {} ({shape}): {}",

@@ -1,6 +1,7 @@
 //! Clicks and keys turned into commands, checked against the engine.
 
 use super::*;
+use crate::battle::{Battle, Target};
 use crate::level::{builtin_compendium, parse_level};
 
 fn battle() -> Battle {

@@ -3,7 +3,7 @@
 //! Played by mouse (buttons) or keyboard (Up/Down level, S side, A difficulty, -/+ and R
 //! seed, Enter start, Ctrl+Q quit).
 
-use super::board::thumbnail;
+use super::art::thumbnail;
 use super::screens::{
     ACCENT, CurrentSetup, DIM, LevelsDir, Screen, Selected, TEXT, button, clicked, font, shade_buttons,
 };

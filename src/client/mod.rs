@@ -8,8 +8,10 @@
 //! command shows its reason and the rule it breaks, and changes nothing.
 
 mod actions;
+mod art;
 mod bindings;
 mod board;
+mod click;
 mod cursor;
 mod flow;
 mod frame_cost;
