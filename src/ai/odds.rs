@@ -14,6 +14,9 @@ pub(super) struct Odds {
     pub hit: f64,
 }
 
+/// The odds of one key and its tail P(damage ≥ k).
+type Entry = (Odds, Vec<f64>);
+
 /// (dice, segments, protection, defense dice) → odds and the tail P(damage ≥ k).
 type OddsMemo = HashMap<(i32, u32, i32, i32), (Odds, Vec<f64>), std::hash::BuildHasherDefault<SmallKeyHasher>>;
 
@@ -63,7 +66,7 @@ fn slot((dice, segments, protection, defense): (i32, u32, i32, i32)) -> Option<u
 
 #[derive(Default)]
 struct Memo {
-    table: Vec<Option<Box<(Odds, Vec<f64>)>>>,
+    table: Vec<Option<Box<Entry>>>,
     rest: OddsMemo,
 }
 
@@ -71,7 +74,7 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
-fn compute(key: (i32, u32, i32, i32)) -> (Odds, Vec<f64>) {
+fn compute(key: (i32, u32, i32, i32)) -> Entry {
     let d = damage_distribution(&AttackOdds {
         dice: key.0,
         segments: key.1,
