@@ -166,5 +166,18 @@ fn ai_decisions(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, commands, whole_battles, ai_decisions);
+/// The engine's overlay queries the client asks when the battle changes (issue 10), on the
+/// 64×64 great field with 30 creatures: reach rings by moves and the threat view.
+fn overlay_queries(c: &mut Criterion) {
+    let l = parse_level("great_field", include_str!("../levels/great_field.level.ron"), builtin_compendium()).unwrap();
+    let b = Battle::new(&l, builtin_compendium(), 1).unwrap();
+    let (who, _) = b.awaiting().unwrap();
+    let side = b.fighter(who).side;
+    let mut g = c.benchmark_group("overlays_great_field");
+    g.bench_function("moves_to_squares", |bn| bn.iter(|| black_box(b.moves_to_squares(who))));
+    g.bench_function("threat_map", |bn| bn.iter(|| black_box(b.threat_map(side, Some(who)))));
+    g.finish();
+}
+
+criterion_group!(benches, commands, whole_battles, ai_decisions, overlay_queries);
 criterion_main!(benches);
