@@ -40,6 +40,9 @@ pub struct WindowOptions {
     pub player_side: Option<usize>,
     /// Watching: the side whose view is shown (None: everything, a GM's view).
     pub view_side: Option<usize>,
+    /// For a picture: advance to this creature's turn, with this weapon ready.
+    pub actor: Option<crate::battle::CreatureId>,
+    pub ready: Option<String>,
     /// The overlays on at the start (None: the default set).
     pub overlays: Option<Vec<String>>,
     /// Seconds between two AI decisions, so that a person can follow them.
@@ -96,6 +99,8 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
             seed: opts.seed,
             player_side: opts.player_side,
             view_side: opts.view_side,
+            actor: opts.actor,
+            ready: opts.ready,
             side_profiles,
             resume: None,
         })
@@ -119,7 +124,11 @@ fn begin_battle(world: &mut World) {
         Some(log) => Battle::from_log(&setup.level, content, log),
         None => Battle::new(&setup.level, content, setup.seed),
     };
-    let battle = match built {
+    let staged = built.map_err(|e| e.to_string()).and_then(|mut b| match setup.actor {
+        Some(actor) => b.skip_to_turn_of(actor).map(|()| b).map_err(|r| r.to_string()),
+        None => Ok(b),
+    });
+    let battle = match staged {
         Ok(b) => b,
         Err(e) => {
             warn!("the battle could not begin: {}: {e}", setup.level.file);

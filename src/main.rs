@@ -52,6 +52,13 @@ struct PlayArgs {
     /// Measure what the client costs a frame over N frames of AI turns, print it and quit.
     #[arg(long)]
     frame_report: Option<u32>,
+    /// For a picture: advance the battle (every creature before it ends its turn) to this
+    /// creature's turn, by name.
+    #[arg(long)]
+    actor: Option<String>,
+    /// For a picture: the creature in turn starts with this weapon ready (its compendium key).
+    #[arg(long)]
+    ready: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -346,6 +353,42 @@ fn main() -> ExitCode {
     }
 }
 
+/// `--actor NAME` as a creature of the level, and `--ready WEAPON` as one of the weapons of the
+/// creature that will be in turn; each refused with what the level offers.
+fn staged_actor(
+    level: &meshal_tactics::level::LoadedLevel,
+    path: &str,
+    actor: Option<&str>,
+    ready: Option<&str>,
+) -> Result<Option<meshal_tactics::battle::CreatureId>, String> {
+    if actor.is_none() && ready.is_none() {
+        return Ok(None);
+    }
+    let mut b = meshal_tactics::battle::Battle::new(level, cli::compendium(), 1).map_err(|e| format!("{path}: {e}"))?;
+    let id = match actor {
+        Some(name) => match b.creatures().iter().find(|c| c.name == name) {
+            Some(c) => Some(c.id),
+            None => {
+                let names: Vec<&str> = b.creatures().iter().map(|c| c.name.as_str()).collect();
+                return Err(format!("--actor {name}: {path} has no such creature ({})", names.join(", ")));
+            }
+        },
+        None => None,
+    };
+    if let Some(id) = id {
+        b.skip_to_turn_of(id).map_err(|r| format!("--actor: {r}"))?;
+    }
+    if let Some(w) = ready {
+        let Some((who, _)) = b.awaiting() else { return Err("--ready: nobody is in turn".into()) };
+        let f = b.fighter(who);
+        if f.weapon(w).is_none() {
+            let keys: Vec<&str> = f.weapons.iter().map(|a| a.key.as_str()).collect();
+            return Err(format!("--ready {w}: {} has no such weapon ({})", f.name, keys.join(", ")));
+        }
+    }
+    Ok(id)
+}
+
 fn play(args: PlayArgs) -> ExitCode {
     // With nothing to say which battle, the window opens on the main menu.
     let menu = args.level.is_none()
@@ -354,7 +397,9 @@ fn play(args: PlayArgs) -> ExitCode {
         && args.hover.is_none()
         && args.ai.is_empty()
         && args.overlay.is_empty()
-        && args.frame_report.is_none();
+        && args.frame_report.is_none()
+        && args.actor.is_none()
+        && args.ready.is_none();
     let level_path = args.level.clone().unwrap_or_else(|| cli::DEFAULT_LEVEL.0.to_string());
     // Bad arguments are refused the same with or without a display.
     let level = match cli::load(&level_path) {
@@ -380,6 +425,10 @@ fn play(args: PlayArgs) -> ExitCode {
     if let Err(e) = meshal_tactics::client::overlays_from(&args.overlay) {
         return fail(&e);
     }
+    let actor = match staged_actor(&level, &level_path, args.actor.as_deref(), args.ready.as_deref()) {
+        Ok(a) => a,
+        Err(e) => return fail(&e),
+    };
     // A long delay freezes the AI (screenshots); beyond this a timer cannot hold it.
     if !(0.0..=1_000_000.0).contains(&args.ai_delay) {
         return fail(&format!("--ai-delay {} must be 0..=1000000 seconds", args.ai_delay));
@@ -438,6 +487,8 @@ fn play(args: PlayArgs) -> ExitCode {
         seed,
         player_side,
         view_side,
+        actor,
+        ready: args.ready.clone(),
         overlays: (!args.overlay.is_empty()).then(|| args.overlay.clone()),
         ai_delay: args.ai_delay,
         screenshot,

@@ -347,3 +347,23 @@ wait $game
     assert!(blue_attacks >= 1, "the player's creatures attacked: {blue_attacks}\n{}", entries.len());
     assert!(entries.iter().any(|e| e["event"].get("BattleEnded").is_some()), "the battle was played to its end");
 }
+
+// `--actor NAME --ready WEAPON` stage a picture: the battle is advanced to that creature's turn
+// (every creature before it ends its turn) and it starts with the weapon ready, lit in the
+// action bar; a name or weapon the level does not have is refused with the list.
+#[test]
+fn a_picture_can_be_staged_on_a_creatures_turn_with_a_weapon_ready() {
+    let staged = ["levels/skirmish.level.ron", "--side", "Company", "--seed", "3", "--ai-delay", "1000"];
+    let mut args = staged.to_vec();
+    args.extend(["--actor", "Dara", "--ready", "fireball", "--frames", "30"]);
+    let Some(shot) = screenshot("staged.png", &args) else { return };
+    let lit = shot.count([56, 92, 153], 10, PANEL, (440, 720));
+    assert!(lit > 2_000, "the ready weapon's button is lit: {lit}");
+    let out = Command::new(env!("CARGO_BIN_EXE_meshal-tactics"))
+        .args(["play", "levels/skirmish.level.ron", "--actor", "Dara", "--ready", "sword"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("Dara has no such weapon (fireball, lightning"));
+}

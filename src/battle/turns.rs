@@ -269,3 +269,21 @@ impl Battle {
         self.phase = Phase::Over(outcome);
     }
 }
+
+impl Battle {
+    /// For staging a picture (`play --actor`): every creature in turn before `actor` ends its
+    /// turn until `actor`'s own turn comes (at most two rounds); the log records those ends.
+    /// Refused when the actor cannot get a turn (down, gone, or not yet arrived in time).
+    pub fn skip_to_turn_of(&mut self, actor: CreatureId) -> Result<(), Rejection> {
+        let name = self.creatures.get(actor as usize).map(|c| c.name.clone()).unwrap_or_default();
+        let limit = 2 * self.creatures.len() + 2;
+        for _ in 0..limit {
+            match self.awaiting() {
+                Some((c, None)) if c == actor => return Ok(()),
+                Some((c, None)) => self.submit(c, Command::EndTurn)?,
+                _ => break,
+            }
+        }
+        Err(Rejection::new("TIME-6", format!("{name} gets no turn within two rounds")))
+    }
+}

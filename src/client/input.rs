@@ -200,8 +200,19 @@ pub fn plugin(app: &mut App) {
         )
         .add_systems(
             OnEnter(Screen::Battle),
-            (|viewer: Res<Viewer>, overlays: Res<super::overlay::Overlays>, mut choice: ResMut<Choice>| {
-                *choice = Choice { reasons: overlays.reasons.unwrap_or(!viewer.plays), ..Choice::default() };
+            (|viewer: Res<Viewer>,
+              overlays: Res<super::overlay::Overlays>,
+              setup: Option<Res<super::screens::CurrentSetup>>,
+              battle: Res<ActiveBattle>,
+              mut choice: ResMut<Choice>| {
+                // `--ready WEAPON`: the creature in turn starts with it ready.
+                let ready = setup.and_then(|s| s.ready.clone());
+                *choice = Choice {
+                    reasons: overlays.reasons.unwrap_or(!viewer.plays),
+                    creature: ready.as_ref().and_then(|_| battle.battle.awaiting().map(|(c, _)| c)),
+                    weapon: ready,
+                    ..Choice::default()
+                };
             })
             .in_set(OnBattleScreen),
         )

@@ -144,6 +144,8 @@ fn offer_saved(content: &Compendium) -> Option<Result<SavedOffer, String>> {
             seed: battle.seed(),
             player_side: save.player_side.filter(|&s| s < battle.sides().len()),
             view_side: None,
+            actor: None,
+            ready: None,
             side_profiles: save.side_profiles,
             resume: Some(std::sync::Arc::new(save.log)),
             level,
@@ -189,6 +191,8 @@ fn apply(action: MenuAction, choice: &mut MenuChoice, exit: &mut MessageWriter<A
                 seed: choice.seed,
                 player_side,
                 view_side: None,
+                actor: None,
+                ready: None,
                 side_profiles,
                 resume: None,
             });

@@ -36,6 +36,10 @@ pub struct CurrentSetup {
     pub player_side: Option<usize>,
     /// Watching: the side whose view is shown (None: everything, a GM's view).
     pub view_side: Option<usize>,
+    /// For a picture: the creature whose turn the battle is advanced to, and the weapon it
+    /// has ready (`--actor`, `--ready`).
+    pub actor: Option<crate::battle::CreatureId>,
+    pub ready: Option<String>,
     /// Per side, an AI profile overriding the creatures' own (None: their own).
     pub side_profiles: Vec<Option<String>>,
     /// A saved log to continue from (the battle is rebuilt by replaying it).

@@ -95,7 +95,8 @@ fn follow_pointer(
     let Ok((mut node, mut visibility, children)) = tip.single_mut() else { return };
     // Only for the mouse: the keyboard cursor has the panel.
     let pointer = window.single().ok().and_then(|w| Some((w.cursor_position()?, w.width())));
-    let (Some(at), Some((p, width)), false) = (hover.square, pointer, hover.keyboard) else {
+    // Not for a pinned square either (`--hover`): the pointer is elsewhere.
+    let (Some(at), Some((p, width)), false, false) = (hover.square, pointer, hover.keyboard, hover.pinned) else {
         visibility.set_if_neq(Visibility::Hidden);
         return;
     };
