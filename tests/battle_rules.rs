@@ -1004,3 +1004,32 @@ fn atk_e7_previews_are_what_is_rolled() {
     });
     assert_eq!(seg, Some(p.protection));
 }
+
+// RULES: PERC-E4, PERC-8 — an ambush: a creature placed `hidden: true` starts Hidden with the
+// difficulty a Hide there would give (Medium row 2 × 3 in a thicket), unseen by the foe who
+// looks straight at its square; placed hidden in the open before a hostile, it starts revealed
+// (the Engine decision, as after a move); a latecomer cannot start hidden.
+#[test]
+fn perc_e4_an_ambusher_can_start_hidden() {
+    let map = ["WWWWWWWW", "W......W", "W..T...W", "W......W", "WWWWWWWW"];
+    let ambush = level(
+        &map,
+        r#"(name: "Lurker", template: "human_fighter", side: "Red", at: (3, 2), facing: W, hidden: true),
+           (name: "Scout", template: "human_fighter", side: "Blue", at: (6, 2), facing: W)"#,
+        "",
+    );
+    let b = battle(&ambush, 1);
+    assert_eq!(b.fighter(0).hidden, Some(6), "Medium (2) x careful disguise (3) in the thicket");
+    assert!(!b.shown_to(0, 0), "the scout does not see the hidden lurker");
+    assert!(!b.log().iter().any(|e| matches!(e.event, Event::Revealed { .. })));
+    let open = ambush.replace("at: (3, 2), facing: W, hidden: true", "at: (3, 1), facing: W, hidden: true");
+    let b = battle(&open, 1);
+    assert_eq!(b.fighter(0).hidden, None, "in the open before the scout: revealed at the start");
+    assert!(b.shown_to(0, 0));
+    assert!(
+        b.log().iter().any(|e| matches!(&e.event, Event::Revealed { creature: 0, reason } if reason.contains("open")))
+    );
+    let late = ambush.replace("hidden: true", "hidden: true, arrives: Some(2)");
+    let err = parse_level("late.level.ron", &late, builtin_compendium()).unwrap_err().to_string();
+    assert!(err.contains("cannot start hidden (PERC-E4)") && err.starts_with("late.level.ron:10:"), "{err}");
+}

@@ -136,7 +136,7 @@ impl Battle {
     /// PERC-E4: Hidden ends next to a hostile, or in the open where a hostile would spot it.
     /// Ends it quietly (perception refreshed) and says why; the caller logs it once the sides
     /// that now perceive the creature have been told.
-    fn exposure(&mut self, id: CreatureId) -> Option<String> {
+    pub(super) fn exposure(&mut self, id: CreatureId) -> Option<String> {
         self.creatures[id as usize].hidden?;
         let concealing = self.creatures[id as usize].footprint().cells().any(|c| self.map.terrain(c).concealing);
         let saved = self.creatures[id as usize].hidden.take();

@@ -7,6 +7,7 @@ use crate::level::{LoadedLevel, Relation};
 use crate::rules::creature::{Attribute, Attributes};
 use crate::rules::grid::Pos;
 use crate::rules::initiative::roll_initiative;
+use crate::rules::los::{Disguise, search_difficulty};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;
@@ -109,7 +110,12 @@ impl Battle {
                     Some(r) => Presence::Waiting(r),
                     None => Presence::Active,
                 },
-                hidden: None,
+                hidden: c.hidden.then(|| {
+                    let fp = crate::rules::grid::Footprint::new(Pos::new(c.at.0, c.at.1), t.size.footprint());
+                    let concealing = fp.cells().any(|p| level.map.terrain(p).concealing);
+                    let grade = if concealing { Disguise::Careful } else { Disguise::Simple };
+                    search_difficulty(t.size.search_difficulty(), grade)
+                }),
                 hit_this_round: false,
                 hit_free_streak: 0,
                 noisy_round: None,
@@ -152,11 +158,24 @@ impl Battle {
     fn start(&mut self) {
         let all = self.all_sides();
         self.log_to(Event::BattleStarted { level: self.level_file.clone(), seed: self.seed }, all);
+        // PERC-E4: an ambusher placed hidden where a hostile is adjacent or would spot it in
+        // the open starts revealed (the engine's own test of exposure, as after a move).
+        let mut exposed: Vec<(CreatureId, String)> = Vec::new();
+        for v in 0..self.creatures.len() as CreatureId {
+            if self.creatures[v as usize].is_active()
+                && let Some(why) = self.exposure(v)
+            {
+                exposed.push((v, why));
+            }
+        }
         // Perception first: each side learns whom it sees, then only their initiative.
         for v in 0..self.creatures.len() {
             self.refresh_perception_of(v as CreatureId);
         }
         self.sync_perception();
+        for (v, reason) in exposed {
+            self.log_about(Event::Revealed { creature: v, reason }, &[v]);
+        }
         let entrants: Vec<CreatureId> =
             self.creatures.iter().filter(|c| c.presence == Presence::Active).map(|c| c.id).collect();
         let order = self.roll_order(&entrants);

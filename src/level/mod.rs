@@ -78,6 +78,11 @@ pub struct CreatureDef {
     /// Who plays this creature; None = as its side (`human` on the side, else the AI).
     #[serde(default)]
     pub controller: Option<ControllerDef>,
+    /// PERC-E4: starts Hidden (an ambush), with the search difficulty a Hide there would give
+    /// it (the PERC-8 size row, ×3 in concealing terrain, else ×2). Engine decision: it is
+    /// revealed at the start if a hostile is adjacent or would spot it in the open.
+    #[serde(default)]
+    pub hidden: bool,
 }
 
 /// Who plays a creature.
@@ -533,6 +538,12 @@ fn validate_creatures(level: &Level, map: &GridMap, compendium: &Compendium, loc
                     "creature \"{}\" arrives in round {round}: latecomers arrive in rounds 1..={} (TIME-4), else never",
                     c.name, level.max_rounds
                 ),
+            ));
+        }
+        if c.hidden && c.arrives.is_some() {
+            return Err(here(
+                "hidden",
+                format!("creature \"{}\" is a latecomer: it arrives in view, it cannot start hidden (PERC-E4)", c.name),
             ));
         }
         if c.arrives.is_none() {
