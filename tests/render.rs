@@ -6,6 +6,15 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+/// `xvfb-run` arguments with a display number of this call's own: `-a` alone lets tests that
+/// start at the same moment race for one number (the loser's window then cannot open).
+fn xvfb_args() -> Vec<String> {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let server = 100 + (std::process::id() % 400) * 10 + k;
+    vec!["-a".into(), "-n".into(), server.to_string(), "-s".into(), "-screen 0 1280x720x24".into()]
+}
+
 fn xvfb_run() -> Option<PathBuf> {
     std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join("xvfb-run")).find(|p| p.exists())
 }
@@ -51,7 +60,8 @@ fn screenshot(name: &str, args: &[&str]) -> Option<Shot> {
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
     let out = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1280x720x24", env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
+        .args(xvfb_args())
+        .args([env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
         .args(args)
         .arg("--screenshot")
         .arg(&path)
@@ -158,6 +168,7 @@ game=$!
 key() {{ "{xdo}" keydown "$1"; sleep 0.3; "{xdo}" keyup "$1"; sleep 0.5; }}
 count() {{ ls $1 2>/dev/null | wc -l; }}
 for _ in $(seq 60); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
+[ -n "$w" ] || {{ echo "no window appeared" >&2; exit 3; }}
 sleep 2
 "{xdo}" windowfocus "$w"
 for _ in $(seq 30); do key F12; sleep 1; [ "$(count 'meshal-menu-*.png')" -ge 1 ] && break; done
@@ -170,7 +181,8 @@ wait $game
         xdo = xdo.display()
     );
     let out = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
+        .args(xvfb_args())
+        .args(["bash", "-c", &script])
         .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
         .current_dir(&dir)
         .output()
@@ -260,7 +272,8 @@ fn the_frame_report_runs_on_the_great_field() {
         return;
     };
     let out = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1280x720x24", env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
+        .args(xvfb_args())
+        .args([env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
         .args(["levels/great_field.level.ron", "--watch", "--seed", "1", "--ai-delay", "0", "--frame-report", "60"])
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -299,6 +312,7 @@ game=$!
 key() {{ "{xdo}" keydown "$1"; sleep 0.25; "{xdo}" keyup "$1"; sleep 0.25; }}
 count() {{ ls $1 2>/dev/null | wc -l; }}
 for _ in $(seq 60); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
+[ -n "$w" ] || {{ echo "no window appeared" >&2; exit 3; }}
 sleep 2
 "{xdo}" windowfocus "$w"
 for _ in $(seq 30); do key F12; sleep 1; [ "$(count 'meshal-menu-*.png')" -ge 1 ] && break; done
@@ -322,7 +336,8 @@ wait $game
         xdo = xdo.display()
     );
     let out = Command::new(xvfb)
-        .args(["-a", "-s", "-screen 0 1280x720x24", "bash", "-c", &script])
+        .args(xvfb_args())
+        .args(["bash", "-c", &script])
         .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
         .current_dir(&dir)
         .output()
