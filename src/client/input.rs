@@ -9,9 +9,7 @@ use crate::rules::facing::Facing;
 use crate::rules::grid::Pos;
 use crate::rules::posture::Posture;
 use bevy::prelude::*;
-use bevy::render::view::screenshot::{Screenshot, save_to_disk};
 use leafwing_input_manager::prelude::*;
-use std::path::PathBuf;
 
 #[derive(Actionlike, PartialEq, Eq, Clone, Copy, Hash, Debug, Reflect, serde::Deserialize)]
 pub enum PlayerAction {
@@ -165,14 +163,6 @@ pub struct Choice {
     pub additives: Vec<String>,
 }
 
-/// Save a screenshot after `frames` frames, then quit.
-#[derive(Resource, Clone, Debug)]
-pub struct ScreenshotPlan {
-    pub path: PathBuf,
-    pub frames: u32,
-    pub taken: bool,
-}
-
 pub fn plugin(app: &mut App) {
     // Read as the app is built: the first screen may be entered before Startup runs.
     let (map, problem) = super::bindings::load_bindings(std::path::Path::new(super::bindings::BINDINGS_FILE));
@@ -224,8 +214,8 @@ pub fn plugin(app: &mut App) {
                     .in_set(BattleSystems::Decide)
                     .in_set(OnBattleScreen),
                 move_camera.in_set(OnBattleScreen),
-                snapshot,
-                screenshot,
+                super::pictures::snapshot,
+                super::pictures::screenshot,
             ),
         );
 }
@@ -556,53 +546,8 @@ fn move_camera(
     }
 }
 
-fn screenshot(
-    mut commands: Commands,
-    plan: Option<ResMut<ScreenshotPlan>>,
-    mut frames: Local<u32>,
-    mut exit: MessageWriter<AppExit>,
-) {
-    let Some(mut plan) = plan else { return };
-    *frames += 1;
-    if !plan.taken && *frames >= plan.frames {
-        plan.taken = true;
-        commands.spawn(Screenshot::primary_window()).observe(save_to_disk(plan.path.clone()));
-    }
-    // The capture is read back and written a few frames later.
-    if plan.taken && plan.path.exists() {
-        exit.write(AppExit::Success);
-    } else if *frames > plan.frames + 600 {
-        error!("the screenshot was never written to {}", plan.path.display());
-        exit.write(AppExit::from_code(3));
-    }
-}
-
-fn snapshot(
-    mut commands: Commands,
-    actions: Query<&ActionState<PlayerAction>>,
-    battle: Option<Res<ActiveBattle>>,
-    screen: Res<State<Screen>>,
-    mut notice: ResMut<Notice>,
-    mut saved: Local<Option<String>>,
-) {
-    // Told a frame later, so that the message is not in the picture.
-    if let Some(told) = saved.take() {
-        notice.0 = told;
-    }
-    let Ok(a) = actions.single() else { return };
-    if !a.just_pressed(&PlayerAction::Snapshot) {
-        return;
-    }
-    let stem = match (screen.get(), battle) {
-        (Screen::Battle, Some(b)) => format!("meshal-seed{}-round{}", b.battle.seed(), b.battle.round()),
-        (other, _) => format!("meshal-{}", format!("{other:?}").to_lowercase()),
-    };
-    let path = (0..).map(|k| PathBuf::from(format!("{stem}-{k}.png"))).find(|p| !p.exists()).unwrap_or_default();
-    *saved = Some(format!("screenshot saved to {}", path.display()));
-    commands.spawn(Screenshot::primary_window()).observe(save_to_disk(path));
-}
-
 pub use super::click::*;
+pub use super::pictures::ScreenshotPlan;
 
 #[cfg(test)]
 #[path = "input_tests.rs"]

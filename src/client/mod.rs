@@ -22,6 +22,7 @@ mod labels;
 mod log;
 pub mod menu;
 mod overlay;
+mod pictures;
 #[cfg(test)]
 mod play_tests;
 mod popups;
