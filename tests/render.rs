@@ -135,6 +135,34 @@ fn the_menu_lists_levels_with_a_thumbnail() {
     assert!(lit > 5_000, "the selected level's button: {lit}");
 }
 
+/// A fresh directory for a flow test, offering one level (the duel) in its `levels/`.
+fn flow_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("levels")).unwrap();
+    std::fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel.level.ron"),
+        dir.join("levels/duel.level.ron"),
+    )
+    .unwrap();
+    dir
+}
+
+/// Run a flow script (it drives `$GAME` with xdotool) under its own Xvfb in `dir`; the game
+/// must quit cleanly. Its log, for the failure messages.
+fn run_flow(xvfb: &Path, dir: &Path, script: &str) -> String {
+    let out = Command::new(xvfb)
+        .args(xvfb_args())
+        .args(["bash", "-c", script])
+        .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    let log = std::fs::read_to_string(dir.join("game.log")).unwrap_or_default();
+    assert!(out.status.success(), "the game did not quit cleanly: {}\n{log}", String::from_utf8_lossy(&out.stderr));
+    log
+}
+
 /// `xdotool`, which the flow test drives the window with (CI installs it).
 fn xdotool() -> Option<PathBuf> {
     std::env::var_os("PATH")?.to_str()?.split(':').map(|d| Path::new(d).join("xdotool")).find(|p| p.exists())
@@ -153,14 +181,7 @@ fn menu_battle_result_and_back_by_keyboard() {
         eprintln!("skipped: xvfb-run or xdotool is not installed");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("meshal-flow-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("levels")).unwrap();
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel.level.ron"),
-        dir.join("levels/duel.level.ron"),
-    )
-    .unwrap();
+    let dir = flow_dir("meshal-flow");
     let script = format!(
         r#"set -u
 "$GAME" play --ai-delay 0 > game.log 2>&1 &
@@ -180,15 +201,7 @@ wait $game
 "#,
         xdo = xdo.display()
     );
-    let out = Command::new(xvfb)
-        .args(xvfb_args())
-        .args(["bash", "-c", &script])
-        .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let log = std::fs::read_to_string(dir.join("game.log")).unwrap_or_default();
-    assert!(out.status.success(), "the game did not quit cleanly: {}\n{log}", String::from_utf8_lossy(&out.stderr));
+    let log = run_flow(&xvfb, &dir, &script);
     let shots: Vec<String> = std::fs::read_dir(&dir)
         .unwrap()
         .flatten()
@@ -297,14 +310,7 @@ fn a_player_plays_a_whole_battle_by_keyboard() {
         assert!(std::env::var_os("CI").is_none(), "CI must install xvfb and xdotool (see .ci/run)");
         return;
     };
-    let dir = std::env::temp_dir().join(format!("meshal-play-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(dir.join("levels")).unwrap();
-    std::fs::copy(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/duel.level.ron"),
-        dir.join("levels/duel.level.ron"),
-    )
-    .unwrap();
+    let dir = flow_dir("meshal-play");
     let script = format!(
         r#"set -u
 "$GAME" play --ai-delay 0 --seed 5 > game.log 2>&1 &
@@ -335,15 +341,7 @@ wait $game
 "#,
         xdo = xdo.display()
     );
-    let out = Command::new(xvfb)
-        .args(xvfb_args())
-        .args(["bash", "-c", &script])
-        .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
-        .current_dir(&dir)
-        .output()
-        .unwrap();
-    let log = std::fs::read_to_string(dir.join("game.log")).unwrap_or_default();
-    assert!(out.status.success(), "the game did not quit cleanly: {}\n{log}", String::from_utf8_lossy(&out.stderr));
+    let log = run_flow(&xvfb, &dir, &script);
     let files: Vec<String> =
         std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name().to_string_lossy().into_owned()).collect();
     let reached = |prefix: &str| files.iter().filter(|n| n.starts_with(prefix) && n.ends_with(".png")).count();
