@@ -188,7 +188,7 @@ fn menu_battle_result_and_back_by_keyboard() {
 game=$!
 key() {{ "{xdo}" keydown "$1"; sleep 0.3; "{xdo}" keyup "$1"; sleep 0.5; }}
 count() {{ ls $1 2>/dev/null | wc -l; }}
-for _ in $(seq 60); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
+for _ in $(seq 240); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
 [ -n "$w" ] || {{ echo "no window appeared" >&2; exit 3; }}
 sleep 2
 "{xdo}" windowfocus "$w"
@@ -317,7 +317,7 @@ fn a_player_plays_a_whole_battle_by_keyboard() {
 game=$!
 key() {{ "{xdo}" keydown "$1"; sleep 0.25; "{xdo}" keyup "$1"; sleep 0.25; }}
 count() {{ ls $1 2>/dev/null | wc -l; }}
-for _ in $(seq 60); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
+for _ in $(seq 240); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
 [ -n "$w" ] || {{ echo "no window appeared" >&2; exit 3; }}
 sleep 2
 "{xdo}" windowfocus "$w"
