@@ -2,6 +2,7 @@
 
 pub mod ai;
 pub mod app;
+pub mod balance;
 pub mod battle;
 pub mod client;
 pub mod files;

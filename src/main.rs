@@ -107,13 +107,24 @@ enum Command {
     /// Re-execute a log and verify every event.
     Replay { log: String },
     /// Run many AI-vs-AI battles: win rates, rounds, casualties, intensity.
+    ///
+    /// Given several levels (e.g. variants of one encounter), it also prints a comparison table:
+    /// each against the first, with the differences and whether they are significant.
     Sim {
-        level: String,
+        #[arg(required = true, num_args = 1..)]
+        levels: Vec<String>,
         #[command(flatten)]
         batch: BatchArgs,
         /// AI profile: PROFILE for every side, or SIDE=PROFILE (repeatable).
         #[arg(long = "ai")]
         ai: Vec<String>,
+        /// Stop once every side's win rate is known to ± this many points (95% interval);
+        /// --runs is then the most battles played (default 20000).
+        #[arg(long = "until-ci", value_name = "POINTS")]
+        until_ci: Option<f64>,
+        /// Write a chart of the win rates (with intervals) and the rounds histogram (PNG).
+        #[arg(long, value_name = "FILE.png")]
+        plot: Option<String>,
     },
     /// The rules calculator: distances, areas, facing sectors, attack odds, line of sight.
     Rules {
@@ -125,8 +136,9 @@ enum Command {
 /// Options of the commands that run many battles.
 #[derive(clap::Args)]
 struct BatchArgs {
-    #[arg(long, default_value_t = 100)]
-    runs: usize,
+    /// Battles to play (default 100).
+    #[arg(long)]
+    runs: Option<usize>,
     #[arg(long, default_value_t = 1)]
     seed: u64,
     #[arg(long, default_value_t = 2)]
@@ -343,11 +355,11 @@ fn main() -> ExitCode {
             cli::run::run(&cli::run::RunArgs { level, seed, commands, log, side, quiet, explain, ai })
         }
         Command::Duel { level, a, b, batch: BatchArgs { runs, seed, jobs, json } } => {
-            cli::batch::duel(&cli::batch::DuelArgs { level, a, b, runs, seed, jobs, json })
+            cli::batch::duel(&cli::batch::DuelArgs { level, a, b, runs: runs.unwrap_or(100), seed, jobs, json })
         }
         Command::Replay { log } => cli::run::replay(&log),
-        Command::Sim { level, batch: BatchArgs { runs, seed, jobs, json }, ai } => {
-            cli::batch::sim(&cli::batch::SimArgs { level, runs, seed, jobs, json, ai })
+        Command::Sim { levels, batch: BatchArgs { runs, seed, jobs, json }, ai, until_ci, plot } => {
+            cli::batch::sim(&cli::batch::SimArgs { levels, runs, seed, jobs, json, ai, until_ci, plot })
         }
         Command::Play(args) => play(args),
     }

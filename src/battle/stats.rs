@@ -37,13 +37,19 @@ impl Battle {
     /// Per creature: dice of damage it dealt and took in attacks. Damage to a creature is
     /// credited to the last attack declared on it (areas included; a counter-attack declared
     /// meanwhile on someone else does not take the credit). Dice spent outside an attack (the
-    /// Activeness die of a sprint, MOVE-E2) are costs, not damage, and are not counted.
+    /// Activeness die of a sprint, MOVE-E2) are costs, not damage, and are not counted. A
+    /// counter-attack's damage is the counter-attacker's. What one side glimpsed of an event
+    /// (a partial entry) is not counted beside the event itself.
     pub fn damage_tally(&self) -> Vec<(i32, i32)> {
         let mut tally = vec![(0, 0); self.n()];
         let mut attacked_by: Vec<Option<CreatureId>> = vec![None; self.n()];
         let mut in_attack = false;
-        for e in self.log() {
+        for e in self.log().iter().filter(|e| !e.partial) {
             match &e.event {
+                Event::CounterAttackDeclared { creature, against, .. } => {
+                    in_attack = true;
+                    attacked_by[*against as usize] = Some(*creature);
+                }
                 Event::AttackDeclared { attacker, targets, .. } => {
                     in_attack = true;
                     for t in targets {

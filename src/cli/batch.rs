@@ -2,199 +2,361 @@
 
 use super::run::{AiSetup, play_out_with};
 use super::{compendium, fail, load, say};
-use meshal_tactics::battle::{Battle, Outcome};
-use meshal_tactics::files::escape_controls;
+use indicatif::{ProgressBar, ProgressStyle};
+use meshal_tactics::balance::{BatchOptions, Difference, Tally, run_batch};
+use meshal_tactics::battle::Outcome;
+use meshal_tactics::files::{escape_controls, write_atomically};
 use meshal_tactics::level::LoadedLevel;
 use std::io::IsTerminal;
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 
-struct SimRun {
-    winner: Option<String>,
-    rounds: u32,
-    down: Vec<bool>,
-    ai_rejections: u32,
-    ai_fallbacks: u32,
-    /// A side took damage for two rounds running without moving, attacking or hiding.
-    passive: bool,
-}
-
-fn simulate(level: &LoadedLevel, seed: u64, ai: &AiSetup) -> Result<SimRun, String> {
-    let p = play_out_with(level, seed, None, ai)?;
-    let (b, rejections) = (p.battle, p.rejections);
-    Ok(SimRun {
-        winner: match b.outcome() {
-            Some(Outcome::Victory { side, .. }) => Some(side.clone()),
-            _ => None,
-        },
-        rounds: b.round(),
-        down: b.creatures().iter().map(|c| !c.can_act()).collect(),
-        ai_rejections: rejections.ai,
-        ai_fallbacks: p.fallbacks.count,
-        passive: !b.sides_passive_under_fire().is_empty(),
-    })
-}
-
-/// Wilson score interval for a proportion, 95%.
-pub fn wilson(successes: usize, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let (p, n) = (successes as f64 / n as f64, n as f64);
-    let z = 1.959964f64;
-    let denom = 1.0 + z * z / n;
-    let centre = (p + z * z / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
+pub use meshal_tactics::balance::wilson;
 
 pub struct SimArgs {
-    pub level: String,
-    pub runs: usize,
+    pub levels: Vec<String>,
+    /// The most battles a level; None: 100, or 20,000 with `until_ci`.
+    pub runs: Option<usize>,
     pub seed: u64,
     pub jobs: usize,
     pub json: bool,
     pub ai: Vec<String>,
+    /// Stop a level's batch once every side's win rate is known to ± this many points.
+    pub until_ci: Option<f64>,
+    /// Write a chart of the win rates and rounds here (PNG).
+    pub plot: Option<String>,
 }
 
+/// The most battles `--until-ci` plays before it gives up on the interval.
+const UNTIL_CI_CAP: usize = 20_000;
+
 pub fn sim(a: &SimArgs) -> ExitCode {
-    if a.runs == 0 || a.runs > 1_000_000 {
+    let runs = a.runs.unwrap_or(if a.until_ci.is_some() { UNTIL_CI_CAP } else { 100 });
+    if runs == 0 || runs > 1_000_000 {
         return fail("--runs must be 1..=1000000");
     }
     if a.jobs == 0 || a.jobs > 256 {
         return fail("--jobs must be 1..=256");
     }
-    let level = match load(&a.level) {
-        Ok(l) => l,
-        Err(e) => return fail(&e),
-    };
-    let setup = match super::side_profiles(&level, &a.ai) {
-        Ok(side_profiles) => AiSetup { side_profiles, explain: false },
-        Err(e) => return fail(&e),
-    };
-    let done = std::sync::atomic::AtomicUsize::new(0);
-    let progress = std::io::stderr().is_terminal() && !a.json;
-    let started = std::time::Instant::now();
-    let mut results: Vec<(u64, Result<SimRun, String>)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..a.jobs)
-            .map(|j| {
-                let level = &level;
-                let done = &done;
-                let setup = &setup;
-                scope.spawn(move || {
-                    let mut out = Vec::new();
-                    for k in (j..a.runs).step_by(a.jobs) {
-                        let seed = a.seed.wrapping_add(k as u64);
-                        out.push((seed, simulate(level, seed, setup)));
-                        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        if progress && (n.is_multiple_of(10) || n == a.runs) {
-                            let filled = n * 30 / a.runs;
-                            eprint!("\r[{}{}] {n}/{}", "#".repeat(filled), ".".repeat(30 - filled), a.runs);
-                        }
-                    }
-                    out
-                })
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().expect("simulation thread")).collect()
-    });
-    if progress {
-        eprintln!();
+    if let Some(w) = a.until_ci
+        && !(w > 0.0 && w < 50.0)
+    {
+        return fail(&format!(
+            "--until-ci {w}: give the half-width in points, more than 0 and less than 50 (e.g. 5 for ±5)"
+        ));
     }
-    results.sort_by_key(|(seed, _)| *seed);
-    let mut runs = Vec::with_capacity(results.len());
-    for (seed, r) in results {
-        match r {
-            Ok(r) => runs.push(r),
-            Err(e) => return fail(&format!("seed {seed}: {e}")),
+    if a.levels.len() > 16 {
+        return fail("sim compares at most 16 levels at once");
+    }
+    // Every file is loaded before any battle: a typo in the third file fails at once.
+    let mut levels = Vec::with_capacity(a.levels.len());
+    for path in &a.levels {
+        let level = match load(path) {
+            Ok(l) => l,
+            Err(e) => return fail(&e),
+        };
+        let side_profiles = match super::side_profiles(&level, &a.ai) {
+            Ok(p) => p,
+            Err(e) => return fail(&format!("{path}: {e}")),
+        };
+        levels.push((level, AiSetup { side_profiles, explain: false }));
+    }
+    let show_progress = std::io::stderr().is_terminal() && !a.json;
+    let mut tallies = Vec::with_capacity(levels.len());
+    let mut seconds = Vec::with_capacity(levels.len());
+    for (path, (level, setup)) in a.levels.iter().zip(&levels) {
+        let opts = BatchOptions {
+            runs,
+            seed: a.seed,
+            jobs: a.jobs,
+            until_half_width: a.until_ci.map(|w| w / 100.0),
+            ai: setup.clone(),
+        };
+        let bar = progress_bar(show_progress, runs, a.until_ci.is_some(), path);
+        let started = std::time::Instant::now();
+        let tally =
+            run_batch(level, compendium(), &opts, &|done, _| bar.set_position(done as u64), &AtomicBool::new(false));
+        bar.finish_and_clear();
+        match tally {
+            Ok(t) => tallies.push(t),
+            Err(e) => return fail(&format!("{path}: {e}")),
+        }
+        seconds.push(started.elapsed().as_secs_f64());
+    }
+    if let Some(plot) = &a.plot {
+        let png = match meshal_tactics::balance::plot::render_png(&a.levels, &tallies) {
+            Ok(p) => p,
+            Err(e) => return fail(&format!("--plot {plot}: {e}")),
+        };
+        if let Err(e) = write_atomically(Path::new(plot), &png) {
+            return fail(&e.to_string());
         }
     }
-    let n = runs.len();
-    let sides: Vec<String> = level.level.sides.iter().map(|s| s.name.clone()).collect();
-    let wins: Vec<usize> = sides.iter().map(|s| runs.iter().filter(|r| r.winner.as_ref() == Some(s)).count()).collect();
-    let draws = runs.iter().filter(|r| r.winner.is_none()).count();
-    let mut rounds: Vec<u32> = runs.iter().map(|r| r.rounds).collect();
-    rounds.sort_unstable();
-    let pct = |q: f64| rounds[((n - 1) as f64 * q).round() as usize];
-    let mean = rounds.iter().map(|&r| r as f64).sum::<f64>() / n as f64;
-    let probe = match Battle::new(&level, compendium(), a.seed) {
-        Ok(b) => b,
-        Err(e) => return fail(&e),
-    };
-    let intensity = probe.intensity_for(0).map_or("n/a", |i| i.name());
-    let rejections: u32 = runs.iter().map(|r| r.ai_rejections).sum();
-    let fallbacks: u32 = runs.iter().map(|r| r.ai_fallbacks).sum();
-    let passive = runs.iter().filter(|r| r.passive).count();
-    let elapsed = started.elapsed().as_secs_f64();
     if a.json {
-        let wins_obj: serde_json::Map<String, serde_json::Value> =
-            sides.iter().zip(&wins).map(|(s, w)| (s.clone(), serde_json::json!(w))).collect();
-        let ci: serde_json::Map<String, serde_json::Value> = sides
-            .iter()
-            .zip(&wins)
-            .map(|(s, &w)| {
-                let (lo, hi) = wilson(w, n);
-                (s.clone(), serde_json::json!([lo, hi]))
-            })
-            .collect();
-        say(&format!(
-            "{}",
-            serde_json::json!({
-                "runs": n,
-                "wins": wins_obj,
-                "draws": draws,
-                "rounds_mean": mean,
-                "rounds_p10": pct(0.1),
-                "rounds_p50": pct(0.5),
-                "rounds_p90": pct(0.9),
-                "intensity": intensity,
-                "ci95": ci,
-                "ai_rejections": rejections,
-                "ai_fallbacks": fallbacks,
-                "passive_under_fire": passive,
-                "seconds": elapsed,
-            })
-        ));
+        let reports: Vec<serde_json::Value> =
+            tallies.iter().zip(&seconds).zip(&a.levels).map(|((t, &s), p)| json_report(p, t, s, a.until_ci)).collect();
+        if reports.len() == 1 {
+            say(&reports[0].to_string());
+        } else {
+            let comparison: Vec<serde_json::Value> = comparisons(&a.levels, &tallies)
+                .into_iter()
+                .map(|c| {
+                    serde_json::json!({
+                        "level": c.level, "side": c.side, "delta": c.delta.delta,
+                        "p_value": c.delta.p_value, "significant": c.delta.significant(),
+                    })
+                })
+                .collect();
+            say(&serde_json::json!({ "levels": reports, "comparison": comparison }).to_string());
+        }
         return ExitCode::SUCCESS;
     }
+    for ((t, (level, _)), &s) in tallies.iter().zip(&levels).zip(&seconds) {
+        text_report(level, t, s, a);
+    }
+    if tallies.len() > 1 {
+        comparison_table(&a.levels, &tallies);
+    }
+    if let Some(plot) = &a.plot {
+        say(&format!("Chart written to {plot}."));
+    }
+    ExitCode::SUCCESS
+}
+
+/// A progress bar on a terminal; hidden when piped, with `--json`, or in CI.
+fn progress_bar(show: bool, runs: usize, open_ended: bool, path: &str) -> ProgressBar {
+    if !show {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(runs as u64);
+    let template = if open_ended {
+        "{spinner} {prefix}: {pos} battles, until the interval is narrow enough ({elapsed})"
+    } else {
+        "{prefix} [{bar:30}] {pos}/{len} battles ({elapsed}, {eta} left)"
+    };
+    if let Ok(style) = ProgressStyle::with_template(template) {
+        bar.set_style(style.progress_chars("#>."));
+    }
+    bar.set_prefix(escape_controls(path).into_owned());
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    bar
+}
+
+fn json_report(path: &str, t: &Tally, seconds: f64, until_ci: Option<f64>) -> serde_json::Value {
+    let n = t.n();
+    let wins: serde_json::Map<String, serde_json::Value> =
+        t.sides.iter().enumerate().map(|(s, name)| (name.clone(), serde_json::json!(t.wins(s).count))).collect();
+    let ci: serde_json::Map<String, serde_json::Value> = t
+        .sides
+        .iter()
+        .enumerate()
+        .map(|(s, name)| {
+            let r = t.wins(s);
+            (name.clone(), serde_json::json!([r.low, r.high]))
+        })
+        .collect();
+    let creatures: Vec<serde_json::Value> = t
+        .creatures
+        .iter()
+        .enumerate()
+        .map(|(c, (name, side))| {
+            let (dealt, taken) = t.mean_dealt_taken(c);
+            serde_json::json!({
+                "name": name, "side": t.sides[*side], "down_rate": t.down_rate(c).value(),
+                "dealt_mean": dealt, "taken_mean": taken,
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "level": path,
+        "runs": n,
+        "wins": wins,
+        "draws": t.draws().count,
+        "rounds_mean": t.rounds_mean(),
+        "rounds_p10": t.rounds_quantile(0.1),
+        "rounds_p50": t.rounds_quantile(0.5),
+        "rounds_p90": t.rounds_quantile(0.9),
+        "rounds_histogram": t.rounds_histogram(),
+        "intensity": t.intensity.map_or("n/a", |i| i.name()),
+        "band_disagreement": t.band_disagreement(),
+        "ci95": ci,
+        "until_ci": until_ci,
+        "stopped_early": t.stopped_early,
+        "creatures": creatures,
+        "ai_rejections": t.ai_rejections(),
+        "ai_fallbacks": t.ai_fallbacks(),
+        "passive_under_fire": t.passive().count,
+        "seconds": seconds,
+    })
+}
+
+fn text_report(level: &LoadedLevel, t: &Tally, seconds: f64, a: &SimArgs) {
+    let n = t.n();
+    let shown: Vec<String> = t.sides.iter().map(|s| escape_controls(s).into_owned()).collect();
     say(&format!(
-        "{} — {n} AI-vs-AI battles, seeds {}..{}",
+        "{} ({}) — {n} AI-vs-AI battles, seeds {}..{}",
         escape_controls(&level.level.name),
+        escape_controls(&level.file),
         a.seed,
-        a.seed.wrapping_add(n as u64 - 1)
+        a.seed.wrapping_add(n.max(1) as u64 - 1)
     ));
-    let shown: Vec<String> = sides.iter().map(|s| escape_controls(s).into_owned()).collect();
-    say(&format!("Combat intensity (FLOW-2, seen from {}): {intensity}", shown[0]));
-    for (s, &w) in shown.iter().zip(&wins) {
-        let (lo, hi) = wilson(w, n);
+    if let Some(w) = a.until_ci {
+        if t.stopped_early {
+            say(&format!(
+                "Stopped after {n} battles: every side's win rate is known to ±{:.1} points (asked ±{w}).",
+                100.0 * t.widest_half_width()
+            ));
+        } else {
+            say(&format!(
+                "Played all {n} battles allowed (--runs) before the interval reached ±{w} points: widest ±{:.1}.",
+                100.0 * t.widest_half_width()
+            ));
+        }
+    }
+    say(&format!("Combat intensity (FLOW-2, seen from {}): {}", shown[0], t.intensity.map_or("n/a", |i| i.name())));
+    if let Some(flag) = t.band_disagreement() {
+        say(&format!("  ! The battles disagree with the rules' estimate: {flag}."));
+    }
+    for (s, name) in shown.iter().enumerate() {
+        let r = t.wins(s);
         say(&format!(
-            "  {s:<10} wins {w:>6} ({:5.1}%, 95% CI {:5.1}%–{:5.1}%)",
-            100.0 * w as f64 / n as f64,
-            100.0 * lo,
-            100.0 * hi
+            "  {name:<10} wins {:>6} ({:5.1}%, 95% CI {:5.1}%–{:5.1}%)",
+            r.count,
+            100.0 * r.value(),
+            100.0 * r.low,
+            100.0 * r.high
         ));
     }
-    say(&format!("  draws      {draws:>6} ({:5.1}%)", 100.0 * draws as f64 / n as f64));
-    say(&format!("Rounds: mean {mean:.1}, p10 {}, p50 {}, p90 {}", pct(0.1), pct(0.5), pct(0.9)));
-    say("Casualties (down at the end: unconscious, dead or fled):");
-    for c in probe.creatures() {
-        let k = runs.iter().filter(|r| r.down[c.id as usize]).count();
+    let d = t.draws();
+    say(&format!("  draws      {:>6} ({:5.1}%)", d.count, 100.0 * d.value()));
+    say(&format!(
+        "Rounds: mean {:.1}, p10 {}, p50 {}, p90 {}",
+        t.rounds_mean(),
+        t.rounds_quantile(0.1),
+        t.rounds_quantile(0.5),
+        t.rounds_quantile(0.9)
+    ));
+    say(&rounds_bars(t));
+    say("Creatures (down at the end: unconscious, dead or fled; dice of damage dealt and taken a battle):");
+    for (c, (name, side)) in t.creatures.iter().enumerate() {
+        let (dealt, taken) = t.mean_dealt_taken(c);
         say(&format!(
-            "  {:<14} {:<8} {:5.1}%",
-            escape_controls(&c.name),
-            escape_controls(&probe.sides()[c.side].name),
-            100.0 * k as f64 / n as f64
+            "  {:<14} {:<8} down {:5.1}%   dealt {dealt:5.2}   taken {taken:5.2}",
+            escape_controls(name),
+            shown[*side],
+            100.0 * t.down_rate(c).value()
         ));
     }
+    let passive = t.passive();
     say(&format!(
-        "Battles where a side took damage two rounds running without moving, attacking or hiding: {passive} ({:.1}%)",
-        100.0 * passive as f64 / n as f64
+        "Battles where a side took damage two rounds running without moving, attacking or hiding: {} ({:.1}%)",
+        passive.count,
+        100.0 * passive.value()
     ));
     say(&format!(
-        "AI commands rejected: {rejections}; AI fallbacks (planned commands the engine would refuse): {fallbacks}. \
-         Time: {elapsed:.2} s with {} jobs.",
+        "AI commands rejected: {}; AI fallbacks (planned commands the engine would refuse): {}. \
+         Time: {seconds:.2} s with {} jobs.",
+        t.ai_rejections(),
+        t.ai_fallbacks(),
         a.jobs
     ));
-    ExitCode::SUCCESS
+}
+
+/// The rounds histogram as text, in up to eight bins.
+fn rounds_bars(t: &Tally) -> String {
+    let h = t.rounds_histogram();
+    let width = h.len().div_ceil(8).max(1);
+    let bins: Vec<(usize, usize, usize)> =
+        h.chunks(width).enumerate().map(|(k, c)| (k * width, k * width + c.len() - 1, c.iter().sum())).collect();
+    let most = bins.iter().map(|b| b.2).max().unwrap_or(0).max(1);
+    let mut out = String::from("Battles by the round they ended:");
+    for (lo, hi, count) in bins {
+        out.push_str(&format!("\n  rounds {lo:>2}–{hi:<2} {:<30} {count}", "#".repeat(count * 30 / most)));
+    }
+    out
+}
+
+struct Comparison {
+    level: String,
+    side: String,
+    delta: Difference,
+}
+
+/// Every later level against the first, side by side of the same name, and the draws.
+fn comparisons(paths: &[String], tallies: &[Tally]) -> Vec<Comparison> {
+    let first = &tallies[0];
+    let mut out = Vec::new();
+    for (path, t) in paths.iter().zip(tallies).skip(1) {
+        for (s, name) in t.sides.iter().enumerate() {
+            if let Some(f) = first.sides.iter().position(|x| x == name) {
+                out.push(Comparison {
+                    level: path.clone(),
+                    side: name.clone(),
+                    delta: Difference::between(first.wins(f), t.wins(s)),
+                });
+            }
+        }
+        out.push(Comparison {
+            level: path.clone(),
+            side: "draws".into(),
+            delta: Difference::between(first.draws(), t.draws()),
+        });
+    }
+    out
+}
+
+fn comparison_table(paths: &[String], tallies: &[Tally]) {
+    let mut sides: Vec<String> = Vec::new();
+    for t in tallies {
+        for s in &t.sides {
+            if !sides.contains(s) {
+                sides.push(s.clone());
+            }
+        }
+    }
+    sides.push("draws".into());
+    say(&format!(
+        "\nComparison against 1 ({}): win rates with 95% CI; Δ in points, p from a two-proportion test, * significant at 5%.",
+        escape_controls(&paths[0])
+    ));
+    let mut header = format!("  {:<3} {:<28} {:>7}", "", "level", "battles");
+    for s in &sides {
+        header.push_str(&format!("  {:<30}", escape_controls(s)));
+    }
+    say(&format!("{header}  band"));
+    let first = &tallies[0];
+    for (k, (path, t)) in paths.iter().zip(tallies).enumerate() {
+        let name = Path::new(path).file_name().map_or(path.clone(), |f| f.to_string_lossy().into_owned());
+        let mut row = format!("  {:<3} {:<28} {:>7}", k + 1, escape_controls(&name), t.n());
+        for s in &sides {
+            let rate = |t: &Tally| {
+                if s == "draws" { Some(t.draws()) } else { t.sides.iter().position(|x| x == s).map(|i| t.wins(i)) }
+            };
+            let cell = match (rate(t), rate(first)) {
+                (None, _) => "—".to_string(),
+                (Some(r), reference) => {
+                    let mut c = format!("{:5.1}% [{:4.1}–{:4.1}]", 100.0 * r.value(), 100.0 * r.low, 100.0 * r.high);
+                    if k > 0
+                        && let Some(f) = reference
+                    {
+                        let d = Difference::between(f, r);
+                        c.push_str(&format!(" {:+.1}{}", 100.0 * d.delta, if d.significant() { "*" } else { "" }));
+                        if d.p_value < 0.001 {
+                            c.push_str(" p<0.001");
+                        } else if d.significant() {
+                            c.push_str(&format!(" p={:.3}", d.p_value));
+                        }
+                    }
+                    c
+                }
+            };
+            row.push_str(&format!("  {cell:<30}"));
+        }
+        let band = t.intensity.map_or("n/a", |i| i.name());
+        let flag = if t.band_disagreement().is_some() { " (!)" } else { "" };
+        say(&format!("{row}  {band}{flag}"));
+    }
 }
 
 pub struct DuelArgs {

@@ -1,35 +1,16 @@
 //! `run` and `replay`: one battle, its report and its log.
 
 use super::{compendium, fail, load, say, warn};
-use meshal_tactics::app::headless_app;
+pub use meshal_tactics::balance::{AiSetup, PlayedOut};
 use meshal_tactics::battle::narrate::narrate;
 use meshal_tactics::battle::script::{CommandScript, parse_script};
-use meshal_tactics::battle::{
-    ActiveBattle, Battle, Controller, Event, Explanation, LogEntry, Outcome, Presence, Rejections, run_until_input,
-};
+use meshal_tactics::battle::{Battle, Event, Explanation, LogEntry, Outcome, Presence};
 use meshal_tactics::files::{FileKind, escape_controls, read_text, write_atomically};
 use meshal_tactics::level::LoadedLevel;
 use meshal_tactics::rules::creature::Attribute;
 use std::fmt::Write;
 use std::path::Path;
 use std::process::ExitCode;
-
-/// How the AI plays a battle: per-side profile overrides, and whether to keep explanations.
-#[derive(Default, Clone)]
-pub struct AiSetup {
-    pub side_profiles: Option<Vec<Option<String>>>,
-    pub explain: bool,
-}
-
-pub struct PlayedOut {
-    pub battle: Battle,
-    pub rejections: Rejections,
-    /// Planned AI commands the engine would have refused (replaced by the safety net).
-    pub fallbacks: meshal_tactics::ai::AiFallbacks,
-    pub explanations: Vec<(usize, meshal_tactics::battle::Explanation)>,
-    /// Script entries skipped because their actor was down or gone.
-    pub skipped: Vec<String>,
-}
 
 /// Play a battle to its end with the AI for every side the script does not play.
 pub fn play_out_with(
@@ -38,31 +19,7 @@ pub fn play_out_with(
     script: Option<CommandScript>,
     ai: &AiSetup,
 ) -> Result<PlayedOut, String> {
-    let battle = Battle::new(level, compendium(), seed)?;
-    let mut controllers = vec![Controller::Ai; battle.sides().len()];
-    if let Some(s) = &script {
-        for &side in &s.sides {
-            controllers[side] = Controller::Script;
-        }
-    }
-    let mut app = headless_app(ActiveBattle { battle, controllers });
-    if let Some(s) = script {
-        app.insert_resource(s);
-    }
-    if let Some(p) = &ai.side_profiles {
-        app.insert_resource(meshal_tactics::ai::SideProfiles(p.clone()));
-    }
-    if ai.explain {
-        app.init_resource::<meshal_tactics::battle::Explanations>();
-    }
-    run_until_input(&mut app, 200_000);
-    let world = app.world_mut();
-    let rejections = world.remove_resource::<Rejections>().unwrap_or_default();
-    let fallbacks = world.remove_resource::<meshal_tactics::ai::AiFallbacks>().unwrap_or_default();
-    let explanations = world.remove_resource::<meshal_tactics::battle::Explanations>().map(|e| e.0).unwrap_or_default();
-    let skipped = world.remove_resource::<CommandScript>().map(|s| s.skipped).unwrap_or_default();
-    let battle = world.remove_resource::<ActiveBattle>().expect("battle").battle;
-    Ok(PlayedOut { battle, rejections, fallbacks, explanations, skipped })
+    meshal_tactics::balance::play_out(level, compendium(), seed, script, ai)
 }
 
 pub struct RunArgs {
