@@ -83,7 +83,7 @@ fn whole_battles(c: &mut Criterion) {
             seed += 1;
             let battle = Battle::new(&level, builtin_compendium(), seed).unwrap();
             let controllers = vec![Controller::Ai; battle.sides().len()];
-            let mut app = headless_app(ActiveBattle { battle, controllers });
+            let mut app = headless_app(ActiveBattle::new(battle, controllers));
             app.insert_resource(ai::SideProfiles(vec![Some("baseline".into()); 2]));
             black_box(run_until_input(&mut app, 1_000_000))
         })
@@ -92,7 +92,7 @@ fn whole_battles(c: &mut Criterion) {
     g.bench_function("app_creation_only", |b| {
         b.iter(|| {
             let controllers = vec![Controller::Ai; battle.sides().len()];
-            black_box(headless_app(ActiveBattle { battle: battle.clone(), controllers }))
+            black_box(headless_app(ActiveBattle::new(battle.clone(), controllers)))
         })
     });
     g.finish();

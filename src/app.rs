@@ -143,7 +143,7 @@ fn begin_battle(world: &mut World) {
     {
         controllers[side] = Controller::Human;
     }
-    crate::battle::begin(world, ActiveBattle { battle, controllers });
+    crate::battle::begin(world, ActiveBattle::new(battle, controllers));
     world.insert_resource(crate::ai::SideProfiles(setup.side_profiles.clone()));
     world.insert_resource(crate::ai::AiFallbacks::default());
     // Watching with no side named is a GM's view of everything; with one, that side's.

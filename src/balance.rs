@@ -46,13 +46,12 @@ pub fn play_out(
     ai: &AiSetup,
 ) -> Result<PlayedOut, String> {
     let battle = Battle::new(level, compendium, seed)?;
-    let mut controllers = vec![Controller::Ai; battle.sides().len()];
+    let controllers = vec![Controller::Ai; battle.sides().len()];
+    let mut active = ActiveBattle::new(battle, controllers);
     if let Some(s) = &script {
-        for &side in &s.sides {
-            controllers[side] = Controller::Script;
-        }
+        active.scripted = s.actors.clone();
     }
-    let mut app = headless_app(ActiveBattle { battle, controllers });
+    let mut app = headless_app(active);
     if let Some(s) = script {
         app.insert_resource(s);
     }

@@ -25,7 +25,7 @@ fn app(human_side: Option<usize>) -> App {
     if let Some(s) = human_side {
         controllers[s] = Controller::Human;
     }
-    let mut app = headless_app(ActiveBattle { battle, controllers });
+    let mut app = headless_app(ActiveBattle::new(battle, controllers));
     app.init_resource::<Seen>().add_systems(Update, collect.after(BattleSystems::Publish));
     app
 }
@@ -225,7 +225,7 @@ fn a_single_human_creature_on_an_ai_side_waits() {
     let battle = Battle::new(&level, builtin_compendium(), 21).unwrap();
     let controllers = ActiveBattle::default_controllers(&battle);
     assert_eq!(controllers, [Controller::Ai, Controller::Ai]);
-    let mut app = headless_app(ActiveBattle { battle, controllers });
+    let mut app = headless_app(ActiveBattle::new(battle, controllers));
     run_until_input(&mut app, 10_000);
     let b = app.world().resource::<ActiveBattle>();
     let (c, _) = b.awaiting_from(Controller::Human).expect("waits for the human duelist");
@@ -252,7 +252,7 @@ fn a_script_entry_for_a_fallen_actor_is_reported_and_skipped() {
     .unwrap();
     let mut controllers = ActiveBattle::default_controllers(&battle);
     controllers[0] = Controller::Script;
-    let mut app = headless_app(ActiveBattle { battle, controllers });
+    let mut app = headless_app(ActiveBattle::new(battle, controllers));
     app.insert_resource(script);
     run_until_input(&mut app, 100_000);
     let s = app.world().resource::<meshal_tactics::battle::script::CommandScript>();

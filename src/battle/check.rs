@@ -42,6 +42,19 @@ pub(super) fn reject<T>(rule: &'static str, reason: impl Into<String>) -> Result
 const FAR: i32 = 100_000;
 
 impl Battle {
+    /// GEN-1 (a custom rule of the level): a creature ordered to hold an area never leaves it,
+    /// not even for a square of a path.
+    pub(super) fn check_hold(&self, id: CreatureId, path: &[Pos]) -> Result<(), Rejection> {
+        let me = &self.creatures[id as usize];
+        match (&me.hold, path.iter().find(|p| !me.may_stand_at(**p))) {
+            (Some(h), Some(out)) => {
+                let ((x0, y0), (x1, y1)) = h.corners();
+                reject("GEN-1", format!("{} is ordered to hold ({x0}, {y0})–({x1}, {y1}); {out} is outside", me.name))
+            }
+            _ => Ok(()),
+        }
+    }
+
     /// Would this command be accepted now? Pure: nothing changes.
     pub fn check(&self, creature: CreatureId, command: &Command) -> Result<(), Rejection> {
         self.plan(creature, command).map(|_| ())
@@ -112,6 +125,7 @@ impl Battle {
                 if path.len() > 512 {
                     return reject("MOVE-1", "the path is longer than any move");
                 }
+                self.check_hold(id, path)?;
                 let mover = self.mover(id, *sprint);
                 let occupancy = self.occupancy_for(id);
                 let cost = validate_path(&self.map, Some(&occupancy), &mover, path)
@@ -167,6 +181,13 @@ impl Battle {
                 Ok(Plan::Hide(search_difficulty(me.size.search_difficulty(), grade)))
             }
             Command::Flee => {
+                if let Some(h) = &me.hold {
+                    let ((x0, y0), (x1, y1)) = h.corners();
+                    return reject(
+                        "GEN-1",
+                        format!("{} is ordered to hold ({x0}, {y0})–({x1}, {y1}): no fleeing", me.name),
+                    );
+                }
                 if me.hit_free_streak < FLEE_STREAK {
                     return reject(
                         "FLOW-5",

@@ -60,12 +60,23 @@ pub struct ActiveBattle {
     pub battle: Battle,
     /// Per side.
     pub controllers: Vec<Controller>,
+    /// Creatures a command script plays, whatever their side's controller: a GM pins one
+    /// creature and lets the AI play the rest of its side.
+    pub scripted: Vec<CreatureId>,
 }
 
 impl ActiveBattle {
-    /// Who answers for a creature: a script plays its whole side; otherwise the level may name
-    /// a controller for the creature, else its side's applies.
+    pub fn new(battle: Battle, controllers: Vec<Controller>) -> ActiveBattle {
+        ActiveBattle { battle, controllers, scripted: Vec::new() }
+    }
+
+    /// Who answers for a creature: a script plays the creatures it names (or a whole side set
+    /// to `Script`); otherwise the level may name a controller for the creature, else its
+    /// side's applies.
     pub fn controller_of(&self, creature: CreatureId) -> Controller {
+        if self.scripted.contains(&creature) {
+            return Controller::Script;
+        }
         let f = self.battle.fighter(creature);
         let side = self.controllers[f.side];
         match (side, f.controller) {

@@ -199,6 +199,16 @@ impl Battle {
     fn occupancy_where(&self, mover: CreatureId, counts: impl Fn(CreatureId) -> bool) -> Vec<Occupant> {
         let me = &self.creatures[mover as usize];
         let mut occ = vec![Occupant::Free; (self.map.width() * self.map.height()) as usize];
+        // GEN-1: the level's hold order walls the creature in; every move search honours it.
+        if let Some(h) = &me.hold {
+            for y in 0..self.map.height() {
+                for x in 0..self.map.width() {
+                    if !h.contains(x, y) {
+                        occ[self.map.index(Pos::new(x, y))] = Occupant::Blocked;
+                    }
+                }
+            }
+        }
         for o in &self.creatures {
             if o.id == mover || !o.is_active() || !counts(o.id) {
                 continue;

@@ -140,6 +140,7 @@ impl Battle {
         if me.ap < ap {
             return reject("TIME-12", format!("Quick Step needs {ap} AP"));
         }
+        self.check_hold(id, &[me.origin, to])?;
         validate_path(&self.map, Some(&self.occupancy_for(id)), &self.step_mover(id), &[me.origin, to])
             .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;
         Ok(Plan::QuickStep { to, face, ap })

@@ -1,11 +1,12 @@
 //! Command scripts (`run --commands FILE`): a RON list of `(actor: "Name", command: …)`.
 //!
-//! Every side that has an actor in the script is scripted: its creatures take their decisions
-//! from the script, in order. When a scripted creature must decide and the next entry is not
-//! its own (or the script has run out), it ends its turn or declines the reaction window; in a
+//! Every creature named as an actor is scripted: it takes its decisions from the script, in
+//! order; the rest of its side is played as the level says (the AI, unless a creature or its
+//! side is human), so a GM can pin one creature and let the AI play the others. When a scripted
+//! creature must decide and the next entry is not its own (or the script has run out), it ends
+//! its turn or declines the reaction window; in a
 //! reaction window only a reaction entry (Defend, QuickStep, CounterAttack, Pass) is taken, so a
-//! window nobody planned for does not swallow the creature's next turn. Other sides are played
-//! by the AI. An entry whose actor is down or gone when it comes up is skipped and reported
+//! window nobody planned for does not swallow the creature's next turn. An entry whose actor is down or gone when it comes up is skipped and reported
 //! (`CommandScript::skipped`), so it cannot block the rest of the script.
 //!
 //! ```ron
@@ -35,8 +36,8 @@ pub struct ScriptEntry {
 pub struct CommandScript {
     /// (entry number from 1, actor, command), in order.
     pub entries: VecDeque<(usize, CreatureId, Command)>,
-    /// Sides (by index) the script plays.
-    pub sides: Vec<usize>,
+    /// The creatures the script plays (each named by at least one entry).
+    pub actors: Vec<CreatureId>,
     /// Entries that could never run because their actor was down or gone when they came up:
     /// skipped so that the rest of the script goes on, and reported.
     pub skipped: Vec<String>,
@@ -58,9 +59,8 @@ pub fn parse_script(file: &str, text: &str, battle: &Battle) -> Result<CommandSc
             let line = text[..at].matches('\n').count() + 1;
             return Err(format!("{file}:{line}: entry {} names unknown creature \"{}\"", i + 1, e.actor));
         };
-        let side = battle.fighter(id).side;
-        if !script.sides.contains(&side) {
-            script.sides.push(side);
+        if !script.actors.contains(&id) {
+            script.actors.push(id);
         }
         script.entries.push_back((i + 1, id, e.command));
     }

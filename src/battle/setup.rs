@@ -126,6 +126,7 @@ impl Battle {
                 strength,
                 delayed_round: None,
                 controller: c.controller,
+                hold: c.hold,
             });
         }
         let n = creatures.len();

@@ -84,9 +84,16 @@ pub struct Fighter {
     pub delayed_round: Option<u32>,
     /// The level's per-creature controller, overriding its side's.
     pub controller: Option<crate::level::ControllerDef>,
+    /// The level's order to stay inside this area (GEN-1: a custom rule for this creature).
+    pub hold: Option<crate::level::HoldArea>,
 }
 
 impl Fighter {
+    /// Whether the level's hold order (if any) lets the footprint stand with its south-west
+    /// square at `at`.
+    pub fn may_stand_at(&self, at: Pos) -> bool {
+        self.hold.is_none_or(|h| Footprint::new(at, self.footprint().side).cells().all(|c| h.contains(c.x, c.y)))
+    }
     pub fn footprint(&self) -> Footprint {
         Footprint::new(self.origin, self.size.footprint())
     }

@@ -91,7 +91,7 @@ mod tests {
         let battle = Battle::new(&l, builtin_compendium(), 2).unwrap();
         let controllers = vec![Controller::Human, Controller::Ai];
         let mut app = App::new();
-        app.insert_resource(ActiveBattle { battle, controllers })
+        app.insert_resource(ActiveBattle::new(battle, controllers))
             .insert_resource(Viewer { side: 0, plays: true, omniscient: false })
             .init_resource::<Hover>()
             .init_resource::<ButtonInput<KeyCode>>()

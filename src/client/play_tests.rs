@@ -26,7 +26,7 @@ fn app(level: &str, seed: u64) -> App {
         .init_resource::<Notice>()
         .init_resource::<super::overlay::Overlays>()
         .insert_resource(Viewer { side: 0, plays: true, omniscient: false })
-        .insert_resource(ActiveBattle { battle, controllers })
+        .insert_resource(ActiveBattle::new(battle, controllers))
         .insert_state(Screen::Battle);
     app.update();
     app

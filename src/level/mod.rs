@@ -83,6 +83,33 @@ pub struct CreatureDef {
     /// revealed at the start if a hostile is adjacent or would spot it in the open.
     #[serde(default)]
     pub hidden: bool,
+    /// The GM's order "stay here": the creature's whole footprint stays inside this rectangle
+    /// (inclusive) whoever plays it, and it never flees; it still turns, attacks and defends.
+    /// E.g. `hold: Some((from: (3, 4), to: (5, 8)))`; one square pins it in place.
+    #[serde(default)]
+    pub hold: Option<HoldArea>,
+}
+
+/// An inclusive rectangle of squares, corners in any order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HoldArea {
+    pub from: (i32, i32),
+    pub to: (i32, i32),
+}
+
+impl HoldArea {
+    /// South-west and north-east corners.
+    pub fn corners(&self) -> ((i32, i32), (i32, i32)) {
+        (
+            (self.from.0.min(self.to.0), self.from.1.min(self.to.1)),
+            (self.from.0.max(self.to.0), self.from.1.max(self.to.1)),
+        )
+    }
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        let ((x0, y0), (x1, y1)) = self.corners();
+        (x0..=x1).contains(&x) && (y0..=y1).contains(&y)
+    }
 }
 
 /// Who plays a creature.
@@ -545,6 +572,29 @@ fn validate_creatures(level: &Level, map: &GridMap, compendium: &Compendium, loc
                 "hidden",
                 format!("creature \"{}\" is a latecomer: it arrives in view, it cannot start hidden (PERC-E4)", c.name),
             ));
+        }
+        if let Some(hold) = &c.hold {
+            let ((x0, y0), (x1, y1)) = hold.corners();
+            if !map.in_bounds(Pos::new(x0, y0)) || !map.in_bounds(Pos::new(x1, y1)) {
+                return Err(here(
+                    "hold",
+                    format!(
+                        "creature \"{}\" holds ({x0}, {y0})–({x1}, {y1}), which is not all on the {}×{} map",
+                        c.name,
+                        map.width(),
+                        map.height()
+                    ),
+                ));
+            }
+            if let Some(out) = fp.cells().find(|p| !hold.contains(p.x, p.y)) {
+                return Err(here(
+                    "hold",
+                    format!(
+                        "creature \"{}\" must hold ({x0}, {y0})–({x1}, {y1}) but starts partly outside it (at {out})",
+                        c.name
+                    ),
+                ));
+            }
         }
         if c.arrives.is_none() {
             for cell in fp.cells() {

@@ -1,0 +1,128 @@
+//! What a GM pins down when building an encounter: a creature ordered to hold an area (the
+//! archer stays behind the wall) while the AI plays it, and a script for one creature only.
+// RULES: GEN-1 — a level's order is a custom rule for that creature, overriding the basic
+// movement rules; refusals name GEN-1.
+
+use meshal_tactics::battle::{Battle, Command, Event};
+use meshal_tactics::level::{builtin_compendium, parse_level};
+use meshal_tactics::rules::grid::Pos;
+use std::process::Command as Process;
+
+const SKIRMISH: &str = include_str!("../levels/skirmish.level.ron");
+/// Cato the archer (at 1,6) ordered to stay in the four columns behind the Company's line.
+const HOLD: &str = "hold: Some((from: (0, 4), to: (3, 8))), ";
+
+fn with_cato_holding(hold: &str) -> String {
+    let line = "(name: \"Cato\", ";
+    assert!(SKIRMISH.contains(line));
+    SKIRMISH.replace(line, &format!("{line}{hold}"))
+}
+
+fn battle(text: &str, seed: u64) -> Battle {
+    let level = parse_level("hold.level.ron", text, builtin_compendium()).expect("loads");
+    Battle::new(&level, builtin_compendium(), seed).unwrap()
+}
+
+#[test]
+fn a_holding_archer_stays_in_its_area_and_still_shoots() {
+    let mut shots = 0;
+    for seed in 1..=12 {
+        let mut b = battle(&with_cato_holding(HOLD), seed);
+        let cato = b.find("Cato").unwrap();
+        meshal_tactics::ai::play_direct(&mut b, None, 100_000);
+        for e in b.log() {
+            match &e.event {
+                Event::Moved { creature, path, .. } if *creature == cato => {
+                    assert!(
+                        path.iter().all(|p| (0..=3).contains(&p.x) && (4..=8).contains(&p.y)),
+                        "seed {seed}: Cato walked {path:?}"
+                    );
+                }
+                Event::AttackDeclared { attacker, .. } if *attacker == cato => shots += 1,
+                Event::Fled { creature } => assert_ne!(*creature, cato),
+                _ => {}
+            }
+        }
+        assert!(b.outcome().is_some(), "seed {seed}: the battle ends");
+    }
+    assert!(shots >= 12, "the archer still fights from where it holds ({shots} shots in 12 battles)");
+}
+
+#[test]
+fn moves_out_of_a_held_area_are_refused_with_the_order_and_nothing_changes() {
+    let mut b = battle(&with_cato_holding(HOLD), 1);
+    let cato = b.find("Cato").unwrap();
+    b.skip_to_turn_of(cato).expect("Cato's turn comes");
+    let before = format!("{:?}", b.fighter(cato));
+    let log_len = b.log().len();
+    // The engine's move field only offers squares inside the area.
+    let field = b.reachable(cato, false).unwrap();
+    let dests: Vec<Pos> = field.destinations().collect();
+    assert!(!dests.is_empty());
+    assert!(dests.iter().all(|d| (0..=3).contains(&d.x) && (4..=8).contains(&d.y)), "{dests:?}");
+    // A path stepping out, even to come back, is refused naming the order.
+    let out = vec![Pos::new(1, 6), Pos::new(2, 6), Pos::new(3, 6), Pos::new(4, 6)];
+    let err = b.check(cato, &Command::Move { path: out, sprint: false, face: None }).unwrap_err();
+    assert_eq!(err.rule, "GEN-1");
+    assert!(
+        err.reason.contains("ordered to hold (0, 4)–(3, 8)") && err.reason.contains("4,6 is outside"),
+        "{}",
+        err.reason
+    );
+    let excursion = vec![Pos::new(1, 6), Pos::new(1, 7), Pos::new(1, 8), Pos::new(1, 9), Pos::new(1, 8)];
+    assert_eq!(b.check(cato, &Command::Move { path: excursion, sprint: false, face: None }).unwrap_err().rule, "GEN-1");
+    assert_eq!(b.check(cato, &Command::Flee).unwrap_err().rule, "GEN-1");
+    // Inside is fine.
+    let inside = vec![Pos::new(1, 6), Pos::new(2, 6), Pos::new(3, 6)];
+    assert!(b.check(cato, &Command::Move { path: inside, sprint: false, face: None }).is_ok());
+    assert_eq!(format!("{:?}", b.fighter(cato)), before);
+    assert_eq!(b.log().len(), log_len);
+}
+
+#[test]
+fn a_hold_order_off_the_map_or_not_around_the_creature_is_a_located_error() {
+    for (hold, says) in [
+        ("hold: Some((from: (0, 4), to: (99, 8))), ", "not all on the"),
+        ("hold: Some((from: (5, 5), to: (8, 8))), ", "starts partly outside it"),
+        ("hold: Some((from: (-1, 0), to: (2, 2))), ", "not all on the"),
+    ] {
+        let text = with_cato_holding(hold);
+        let err = parse_level("hold.level.ron", &text, builtin_compendium()).unwrap_err();
+        let line = text[..text.find("hold:").unwrap()].matches('\n').count() + 1;
+        assert_eq!(err.line, line, "{err}");
+        assert!(err.message.contains(says) && err.message.contains("Cato"), "{err}");
+    }
+    // Corners in any order mean the same rectangle.
+    let swapped = with_cato_holding("hold: Some((from: (3, 8), to: (0, 4))), ");
+    assert!(parse_level("hold.level.ron", &swapped, builtin_compendium()).is_ok());
+}
+
+#[test]
+fn a_script_naming_one_creature_leaves_the_rest_of_its_side_to_the_ai() {
+    let dir = std::env::temp_dir().join(format!("meshal-gm-orders-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("brute_waits.ron");
+    // The Pack's Brute is pinned: it ends its turns in place, the script is its whole plan.
+    std::fs::write(&script, "[(actor: \"Brute\", command: EndTurn), (actor: \"Brute\", command: EndTurn)]").unwrap();
+    let log = dir.join("log.jsonl");
+    let out = Process::new(env!("CARGO_BIN_EXE_meshal-tactics"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(["run", "levels/skirmish.level.ron", "--seed", "4", "--quiet", "--commands"])
+        .arg(&script)
+        .arg("--log")
+        .arg(&log)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let b = battle(SKIRMISH, 4);
+    let (brute, wolf) = (b.find("Brute").unwrap(), b.find("Grey wolf 1").unwrap());
+    let events: Vec<serde_json::Value> =
+        std::fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let moved = |id: u32| events.iter().any(|e| e["event"]["Moved"]["creature"] == id);
+    assert!(!moved(brute), "the scripted Brute never moves");
+    assert!(moved(wolf), "its packmates are played by the AI");
+    let pack: Vec<u32> =
+        (0..b.n() as u32).filter(|&c| b.fighter(c).side == b.fighter(brute).side && c != brute).collect();
+    let attacked = events.iter().any(|e| pack.iter().any(|&c| e["event"]["AttackDeclared"]["attacker"] == c));
+    assert!(attacked, "and they fight");
+}
