@@ -126,3 +126,27 @@ fn a_script_naming_one_creature_leaves_the_rest_of_its_side_to_the_ai() {
     let attacked = events.iter().any(|e| pack.iter().any(|&c| e["event"]["AttackDeclared"]["attacker"] == c));
     assert!(attacked, "and they fight");
 }
+
+/// README's level example: it loads, and it shows every field a level can have (a field added
+/// to the format without a line in README fails here).
+#[test]
+fn the_readme_level_example_loads_and_uses_every_field() {
+    let readme = include_str!("../README.md");
+    let start = readme.find("<!-- level-example -->\n```ron\n").expect("the marked example") + 30;
+    let example = &readme[start..start + readme[start..].find("```").unwrap()];
+    let level = parse_level("README.md", example, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    // Every field name the format writes out (all of them, None or not) appears in the example.
+    let written = ron::ser::to_string(&level.level).unwrap();
+    let mut missing = Vec::new();
+    for (i, _) in written.match_indices(':') {
+        let name: String =
+            written[..i].chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<Vec<_>>().into_iter().rev().collect();
+        if !name.is_empty() && !name.chars().next().unwrap().is_ascii_digit() && !example.contains(&format!("{name}:")) && !missing.contains(&name) {
+            missing.push(name);
+        }
+    }
+    assert!(missing.is_empty(), "README's example lacks the fields {missing:?}");
+    let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+    let cato = b.find("Cato").unwrap();
+    assert!(b.fighter(cato).hold.is_some());
+}
