@@ -55,6 +55,8 @@ pub struct WindowOptions {
     pub frame_report: Option<u32>,
     /// Per side, an AI profile overriding the creatures' own (`--ai`).
     pub side_profiles: Option<Vec<Option<String>>>,
+    /// Open the encounter editor on this level (None inside: a blank one) instead.
+    pub editor: Option<crate::client::editor::OpenInEditor>,
 }
 
 /// Open the window and play until it is closed.
@@ -73,13 +75,21 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
             .set(ImagePlugin::default_nearest()),
     )
     .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
+    .add_plugins(bevy_egui::EguiPlugin::default())
     .add_plugins((crate::battle::plugin, crate::ai::plugin))
     .insert_resource(crate::ai::AiPace::new(opts.ai_delay))
     .insert_resource(Content(compendium.clone()));
     // A turn-based screen sleeps until input: idle frames cost nothing. The client asks for
     // frames while the AI plays or a token glides. A screenshot counts frames, so it keeps them.
     if opts.screenshot.is_none() && opts.frame_report.is_none() {
-        app.insert_resource(bevy::winit::WinitSettings::desktop_app());
+        // Woken twice a second even when idle or unfocused, so that a level saved from a text
+        // editor reloads while the GM looks at the other window (client::reload).
+        use bevy::winit::{UpdateMode, WinitSettings};
+        let wake = std::time::Duration::from_millis(500);
+        app.insert_resource(WinitSettings {
+            focused_mode: UpdateMode::reactive(wake),
+            unfocused_mode: UpdateMode::reactive_low_power(wake),
+        });
     }
     crate::client::install(
         &mut app,
@@ -91,7 +101,9 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
         },
     )?;
     app.add_systems(OnEnter(Screen::Battle), begin_battle.in_set(BeginBattle));
-    if let Some(level) = opts.level {
+    if let Some(open) = opts.editor {
+        app.insert_resource(open).insert_state(Screen::Editor);
+    } else if let Some(level) = opts.level {
         let sides = level.level.sides.len();
         let side_profiles = opts.side_profiles.unwrap_or_else(|| vec![None; sides]);
         app.insert_resource(CurrentSetup {

@@ -127,6 +127,15 @@ fn open_for_reading(path: &Path, _fifo: bool) -> std::io::Result<std::fs::File> 
 /// nobody can predict; an existing name or symlink there is never opened), then renamed over
 /// `path`. On any failure the temporary file is removed and `path` is left as it was.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
+    write_atomically_via(path, bytes, |file, bytes| file.write_all(bytes))
+}
+
+/// [`write_atomically`] with the writing of the temporary file given (tests make it fail).
+pub fn write_atomically_via(
+    path: &Path,
+    bytes: &[u8],
+    write: impl FnOnce(&mut std::fs::File, &[u8]) -> std::io::Result<()>,
+) -> Result<(), FileError> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -138,7 +147,7 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
         return Err(error(path, "is a directory"));
     }
     let (tmp, mut file) = create_temporary(&dir, &name.to_string_lossy()).map_err(|e| error(path, e))?;
-    let written = file.write_all(bytes).and_then(|_| file.sync_all());
+    let written = write(&mut file, bytes).and_then(|_| file.sync_all());
     drop(file);
     if let Err(e) = written.and_then(|_| std::fs::rename(&tmp, path)) {
         let _ = std::fs::remove_file(&tmp);

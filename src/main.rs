@@ -65,6 +65,16 @@ struct PlayArgs {
 enum Command {
     /// Play a battle in a window (the default); with no display, a headless AI-vs-AI report.
     Play(PlayArgs),
+    /// The encounter editor on a level file (a new file when it does not exist yet), or on a
+    /// blank level.
+    Edit {
+        level: Option<String>,
+        /// Save a screenshot after this many frames, then quit (`--frames`).
+        #[arg(long)]
+        screenshot: Option<String>,
+        #[arg(long, default_value_t = 30)]
+        frames: u32,
+    },
     /// Validate level files (exit 0, or 2 with the errors).
     Check {
         #[arg(required = true)]
@@ -362,6 +372,50 @@ fn main() -> ExitCode {
             cli::batch::sim(&cli::batch::SimArgs { levels, runs, seed, jobs, json, ai, until_ci, plot })
         }
         Command::Play(args) => play(args),
+        Command::Edit { level, screenshot, frames } => edit(level, screenshot, frames),
+    }
+}
+
+/// `edit [LEVEL]`: the level as its file says (checked only as far as drawing it needs; what
+/// else is wrong is marked in the editor), a new file to create, or a blank level.
+fn edit(level: Option<String>, screenshot: Option<String>, frames: u32) -> ExitCode {
+    let open = match &level {
+        None => None,
+        Some(path) if !std::path::Path::new(path).exists() => {
+            cli::say(&format!("{path} does not exist yet: a blank level, saved there."));
+            let mut doc = meshal_tactics::level::editing::EditorDoc::blank(24, 16);
+            doc.path = Some(path.into());
+            Some((doc.level().clone(), std::path::PathBuf::from(path)))
+        }
+        Some(path) => match meshal_tactics::level::read_level_unchecked(std::path::Path::new(path)) {
+            Ok(l) => Some((l, std::path::PathBuf::from(path))),
+            Err(e) => return fail(&e.to_string()),
+        },
+    };
+    if !(1..=100_000).contains(&frames) {
+        return fail(&format!("--frames {frames} must be 1..=100000"));
+    }
+    if !cli::display_available() {
+        return fail("the editor needs a display ($DISPLAY is not set; try xvfb-run)");
+    }
+    let options = meshal_tactics::app::WindowOptions {
+        side_profiles: None,
+        level: None,
+        seed: 1,
+        player_side: None,
+        view_side: None,
+        actor: None,
+        ready: None,
+        overlays: None,
+        ai_delay: 0.35,
+        screenshot: screenshot.map(|p| (std::path::PathBuf::from(p), frames)),
+        hover: None,
+        frame_report: None,
+        editor: Some(meshal_tactics::client::editor::OpenInEditor(open)),
+    };
+    match meshal_tactics::app::run_window(options, cli::compendium()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
     }
 }
 
@@ -506,6 +560,7 @@ fn play(args: PlayArgs) -> ExitCode {
         screenshot,
         hover: args.hover,
         frame_report: args.frame_report,
+        editor: None,
     };
     // Bevy panics while building its renderer when no graphics adapter is usable (no Vulkan
     // driver): say so in one line and play the headless report instead.

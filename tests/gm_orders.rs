@@ -135,13 +135,69 @@ fn the_readme_level_example_loads_and_uses_every_field() {
     let start = readme.find("<!-- level-example -->\n```ron\n").expect("the marked example") + 30;
     let example = &readme[start..start + readme[start..].find("```").unwrap()];
     let level = parse_level("README.md", example, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
-    // Every field name the format writes out (all of them, None or not) appears in the example.
-    let written = ron::ser::to_string(&level.level).unwrap();
+    // Every field of the format, set to something that is not its default (a struct literal
+    // with no `..`: a new field fails to compile here until it is added, and then fails below
+    // until README's example shows it).
+    use meshal_tactics::level::{ControllerDef, CreatureDef, HoldArea, Overrides, SideDef, Victory};
+    let mut full = level.level.clone();
+    full.creatures = vec![CreatureDef {
+        name: "n".into(),
+        template: "grey_wolf".into(),
+        side: "Wolves".into(),
+        at: (1, 1),
+        facing: meshal_tactics::rules::facing::Facing::E,
+        posture: meshal_tactics::rules::posture::Posture::Crouch,
+        overrides: Overrides {
+            might: Some(1),
+            activeness: Some(1),
+            spirit: Some(1),
+            speed: Some(1),
+            weapons: Some(vec![]),
+            armour: Some(vec![]),
+        },
+        ai: Some("easy".into()),
+        arrives: Some(1),
+        controller: Some(ControllerDef::Ai),
+        hidden: true,
+        hold: Some(HoldArea { from: (1, 1), to: (1, 1) }),
+    }];
+    full.sides = vec![SideDef {
+        name: "s".into(),
+        relations: [("t".to_string(), meshal_tactics::level::Relation::Neutral)].into(),
+        human: true,
+        ai: Some("easy".into()),
+    }];
+    full.victory = vec![Victory::DefeatAllHostiles, Victory::SurviveRounds { side: "s".into(), rounds: 2 }];
+    full.max_rounds = 3;
+    full.description = "d".into();
+    full.ruleset.overreach = false;
+    for t in full.terrains.values_mut() {
+        *t = meshal_tactics::rules::grid::Terrain {
+            name: "x".into(),
+            resistance: 1,
+            difficult: true,
+            smooth: true,
+            blocks_movement: true,
+            cross_height: Some(1),
+            blocks_sight: true,
+            low_cover: true,
+            concealing: true,
+            dark: true,
+        };
+    }
+    let written = ron::ser::to_string(&full).unwrap();
     let mut missing = Vec::new();
     for (i, _) in written.match_indices(':') {
-        let name: String =
-            written[..i].chars().rev().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect::<Vec<_>>().into_iter().rev().collect();
-        if !name.is_empty() && !name.chars().next().unwrap().is_ascii_digit() && !example.contains(&format!("{name}:")) && !missing.contains(&name) {
+        let name: String = written[..i]
+            .chars()
+            .rev()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        let is_field = !name.is_empty() && !name.chars().next().unwrap().is_ascii_digit();
+        if is_field && !example.contains(&format!("{name}:")) && !missing.contains(&name) {
             missing.push(name);
         }
     }

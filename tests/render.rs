@@ -51,6 +51,11 @@ impl Shot {
 }
 
 fn screenshot(name: &str, args: &[&str]) -> Option<Shot> {
+    screenshot_of("play", name, args)
+}
+
+/// A screenshot of `meshal-tactics SUBCOMMAND ARGS… --screenshot FILE`.
+fn screenshot_of(subcommand: &str, name: &str, args: &[&str]) -> Option<Shot> {
     let Some(xvfb) = xvfb_run() else {
         assert!(std::env::var_os("CI").is_none(), "CI must install xvfb (see .ci/run)");
         eprintln!("skipped: xvfb-run is not installed (apt-get install xvfb mesa-vulkan-drivers libvulkan1)");
@@ -61,7 +66,7 @@ fn screenshot(name: &str, args: &[&str]) -> Option<Shot> {
     let path = dir.join(name);
     let out = Command::new(xvfb)
         .args(xvfb_args())
-        .args([env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
+        .args([env!("CARGO_BIN_EXE_meshal-tactics"), subcommand])
         .args(args)
         .arg("--screenshot")
         .arg(&path)
@@ -379,4 +384,102 @@ fn a_picture_can_be_staged_on_a_creatures_turn_with_a_weapon_ready() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("Dara has no such weapon (fireball, lightning"));
+}
+
+/// The editor's egui panels.
+const EGUI_PANEL: [u8; 3] = [27, 27, 27];
+/// The editor's mark on a problem's square (`client::editor::draw_marks`).
+const PROBLEM_RED: [u8; 3] = [255, 38, 25];
+
+// The encounter editor on the skirmish: the map left of the panel, tokens in side colours, the
+// panel and tool bar drawn by egui. The same level with Cato standing in the wall: the level is
+// opened all the same, and the problem is marked on his square in red.
+#[test]
+fn the_editor_draws_the_map_beside_its_panel_and_marks_a_problem_at_its_square() {
+    let Some(shot) = screenshot_of("edit", "editor.png", &["levels/skirmish.level.ron", "--frames", "20"]) else {
+        return;
+    };
+    let (map, panel) = ((0, 1280 - 330), (1280 - 330, 1280));
+    assert!(shot.count(FLOOR, 2, map, (40, 720)) > 40_000, "the map's floor");
+    assert!(shot.count(PLAYER, 12, map, (40, 720)) > 300, "the Company's tokens");
+    assert!(shot.count(FOE, 12, map, (40, 720)) > 300, "the Pack's tokens");
+    assert!(shot.count(EGUI_PANEL, 2, panel, (40, 720)) > 150_000, "the side panel");
+    assert!(shot.count(EGUI_PANEL, 2, (0, 1280), (0, 30)) > 20_000, "the tool bar");
+    assert_eq!(shot.count(FLOOR, 2, panel, (40, 720)), 0, "no map under the panel");
+    assert_eq!(shot.count(PROBLEM_RED, 20, map, (40, 720)), 0, "a valid level has nothing marked");
+    let shipped = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/skirmish.level.ron")).unwrap();
+    let broken = shipped.replace(
+        r#"(name: "Cato", template: "archer", side: "Company", at: (1, 6)"#,
+        r#"(name: "Cato", template: "archer", side: "Company", at: (0, 6)"#,
+    );
+    assert_ne!(broken, shipped);
+    let dir = std::env::temp_dir().join(format!("meshal-render-edit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("broken.level.ron");
+    std::fs::write(&path, broken).unwrap();
+    let Some(marked) = screenshot_of("edit", "editor-problem.png", &[path.to_str().unwrap(), "--frames", "20"]) else {
+        return;
+    };
+    let red = marked.count(PROBLEM_RED, 20, map, (40, 720));
+    assert!(red > 60, "the wall square under Cato is marked: {red} red pixels");
+    // The mark is at the map's west edge, where Cato stands (x = 0).
+    assert!(marked.count(PROBLEM_RED, 20, (0, 120), (40, 720)) == red, "and only there");
+}
+
+// The editor by mouse and keyboard: B (brush), a drag across the map, Ctrl+S; then a second
+// stroke undone with Ctrl+Z and saved again. The file on disk has the first stroke, not the
+// second, and still loads.
+#[test]
+fn the_editor_paints_undoes_and_saves_by_mouse_and_keys() {
+    let (Some(xvfb), Some(xdo)) = (xvfb_run(), xdotool()) else {
+        assert!(std::env::var_os("CI").is_none(), "CI must install xvfb and xdotool (see .ci/run)");
+        eprintln!("skipped: xvfb-run or xdotool is not installed");
+        return;
+    };
+    let dir = flow_dir("meshal-edit-flow");
+    let before = std::fs::read_to_string(dir.join("levels/duel.level.ron")).unwrap();
+    let script = format!(
+        r#"set -u
+"$GAME" edit levels/duel.level.ron > game.log 2>&1 &
+game=$!
+key() {{ "{xdo}" keydown "$1"; sleep 0.3; "{xdo}" keyup "$1"; sleep 0.6; }}
+drag() {{ "{xdo}" mousemove $1 $2; sleep 0.3; "{xdo}" mousedown 1; sleep 0.3
+  for k in 1 2 3 4 5 6 7 8; do "{xdo}" mousemove $(( $1 + ($3 - $1) * k / 8 )) $2; sleep 0.2; done
+  sleep 0.3; "{xdo}" mouseup 1; sleep 0.6; }}
+for _ in $(seq 240); do w=$("{xdo}" search --name "Meshal Tactics" | head -1); [ -n "$w" ] && break; sleep 0.5; done
+[ -n "$w" ] || {{ echo "no window appeared" >&2; exit 3; }}
+sleep 3
+"{xdo}" windowfocus "$w"
+key b
+drag 150 300 800
+key ctrl+s
+sleep 1
+cp levels/duel.level.ron first.ron
+drag 150 420 800
+key ctrl+z
+key ctrl+s
+sleep 1
+key ctrl+q
+wait $game
+"#,
+        xdo = xdo.display()
+    );
+    let log = run_flow(&xvfb, &dir, &script);
+    let first = std::fs::read_to_string(dir.join("first.ron")).unwrap_or_default();
+    let last = std::fs::read_to_string(dir.join("levels/duel.level.ron")).unwrap();
+    let dark = |t: &str| {
+        t.lines()
+            .filter(|l| l.trim_start().starts_with('"') && l.contains('#'))
+            .map(|l| l.matches('%').count())
+            .sum::<usize>()
+    };
+    assert!(dark(&first) >= 6, "the stroke painted a row of squares dark: {first}\n{log}");
+    assert_eq!(last, first, "the second stroke was undone before saving");
+    assert_ne!(first, before);
+    let check = Command::new(env!("CARGO_BIN_EXE_meshal-tactics"))
+        .args(["check", "levels/duel.level.ron"])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(check.status.success(), "the saved level loads: {}", String::from_utf8_lossy(&check.stderr));
 }

@@ -40,6 +40,19 @@ pub(super) fn tile_for(t: &Terrain) -> Tile {
 
 /// A small picture of a level's map for the menu: one 4x4 block per square in its tile's
 /// colour (unlit squares dimmed), each creature a dot in its side's colour.
+/// A terrain's colour in the thumbnail and the editor's map (darker and bluer when unlit).
+pub fn terrain_rgb(t: &Terrain) -> [u8; 3] {
+    let rgb = match tile_for(t) {
+        Tile::Floor => [138, 128, 108],
+        Tile::Wall => [70, 68, 76],
+        Tile::LowWall => [170, 160, 146],
+        Tile::Rough => [118, 104, 82],
+        Tile::Thicket => [62, 110, 56],
+        Tile::Smooth => [160, 152, 134],
+    };
+    if t.dark { [rgb[0] / 2, rgb[1] / 2, rgb[2] * 2 / 3 + 20] } else { rgb }
+}
+
 pub fn thumbnail(l: &crate::level::LoadedLevel) -> Image {
     const PX: u32 = 4;
     let (w, h) = (l.map.width() as u32, l.map.height() as u32);
@@ -60,17 +73,7 @@ pub fn thumbnail(l: &crate::level::LoadedLevel) -> Image {
     };
     for y in 0..h {
         for x in 0..w {
-            let t = l.map.terrain(Pos::new(x as i32, y as i32));
-            let rgb: [u8; 3] = match tile_for(t) {
-                Tile::Floor => [138, 128, 108],
-                Tile::Wall => [70, 68, 76],
-                Tile::LowWall => [170, 160, 146],
-                Tile::Rough => [118, 104, 82],
-                Tile::Thicket => [62, 110, 56],
-                Tile::Smooth => [160, 152, 134],
-            };
-            let rgb = if t.dark { [rgb[0] / 2, rgb[1] / 2, rgb[2] * 2 / 3 + 20] } else { rgb };
-            put(x, y, rgb, false);
+            put(x, y, terrain_rgb(l.map.terrain(Pos::new(x as i32, y as i32))), false);
         }
     }
     let viewer = Viewer { side: 0, plays: true, omniscient: false };

@@ -161,7 +161,7 @@ fn steer_camera(
 }
 
 /// Other screens are drawn by the UI alone, at the camera's rest.
-fn reset_camera(mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>) {
+pub(super) fn reset_camera(mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>) {
     for (mut t, mut p) in &mut camera {
         *t = Transform::from_xyz(0.0, 0.0, 100.0);
         *p = Projection::Orthographic(OrthographicProjection::default_2d());

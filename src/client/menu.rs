@@ -62,6 +62,7 @@ enum MenuAction {
     SeedRandom,
     Start,
     Continue,
+    Edit,
     Quit,
 }
 
@@ -204,6 +205,16 @@ fn apply(action: MenuAction, choice: &mut MenuChoice, exit: &mut MessageWriter<A
                 commands.set_state(Screen::Battle);
             }
         }
+        MenuAction::Edit => {
+            // The chosen level (a broken one too: the editor marks what is wrong), else a blank.
+            let open = choice.levels.get(choice.selected).and_then(|e| {
+                let path = std::path::PathBuf::from(&e.path);
+                crate::level::read_level_unchecked(&path).ok().map(|l| (l, path))
+            });
+            commands.remove_resource::<super::editor::Editor>();
+            commands.insert_resource(super::editor::OpenInEditor(open));
+            commands.set_state(Screen::Editor);
+        }
         MenuAction::Quit => {
             exit.write(AppExit::Success);
         }
@@ -235,6 +246,8 @@ fn menu_keys(
         Some(MenuAction::Start)
     } else if keys.just_pressed(KeyCode::KeyC) {
         Some(MenuAction::Continue)
+    } else if keys.just_pressed(KeyCode::KeyE) {
+        Some(MenuAction::Edit)
     } else {
         None
     };
@@ -378,6 +391,7 @@ fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity,
                 });
                 c.spawn(Node { margin: UiRect::top(px(14)), ..default() }).with_children(|row| {
                     row.spawn(button("Start battle (Enter)", MenuAction::Start, 20.0));
+                    row.spawn(button("Edit (E)", MenuAction::Edit, 20.0));
                     row.spawn(button("Quit (Ctrl+Q)", MenuAction::Quit, 20.0));
                 });
             }

@@ -13,6 +13,7 @@ mod bindings;
 mod board;
 mod click;
 mod cursor;
+pub mod editor;
 mod flow;
 mod frame_cost;
 mod gauges;
@@ -26,6 +27,7 @@ mod pictures;
 #[cfg(test)]
 mod play_tests;
 mod popups;
+mod reload;
 mod result;
 mod save;
 pub mod screens;
@@ -97,7 +99,7 @@ pub fn plugin(app: &mut App) {
         .add_plugins(screens::plugin)
         .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
         .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin))
-        .add_plugins((stage::plugin, gauges::plugin, tooltip::plugin));
+        .add_plugins((stage::plugin, gauges::plugin, tooltip::plugin, editor::plugin, reload::plugin));
 }
 
 /// How the screen is set up.

@@ -16,6 +16,8 @@ pub enum Screen {
     Menu,
     Battle,
     Result,
+    /// The encounter editor (`client::editor`).
+    Editor,
 }
 
 /// Within the battle screen: playing, or paused with the pause menu open (nobody decides).
@@ -89,6 +91,7 @@ fn title_the_window(
         Screen::Menu => "Meshal Tactics".to_string(),
         Screen::Battle => format!("Meshal Tactics - {level}"),
         Screen::Result => format!("Meshal Tactics - {level} - result"),
+        Screen::Editor => "Meshal Tactics - editor".to_string(),
     };
     if window.title != title {
         window.title = title;

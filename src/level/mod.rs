@@ -6,6 +6,7 @@
 //! into the binary.
 
 pub mod compendium;
+pub mod editing;
 
 use crate::rules::Ruleset;
 use crate::rules::facing::Facing;
@@ -33,13 +34,13 @@ pub enum Relation {
 pub struct SideDef {
     pub name: String,
     /// Relations to other sides; unlisted sides are hostile (GEN-6).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub relations: BTreeMap<String, Relation>,
     /// Whether a person plays this side in `play`.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub human: bool,
     /// The AI profile of the side's creatures that name none ("normal" when unset).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<String>,
 }
 
@@ -47,12 +48,23 @@ pub struct SideDef {
 #[serde(default)]
 #[serde(deny_unknown_fields)]
 pub struct Overrides {
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub might: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub activeness: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub spirit: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub weapons: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub armour: Option<Vec<String>>,
+}
+
+/// Saved files leave out what is the default (the editor writes levels a GM can read).
+pub fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -65,28 +77,28 @@ pub struct CreatureDef {
     pub at: (i32, i32),
     #[serde(default)]
     pub facing: Facing,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub posture: Posture,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub overrides: Overrides,
     /// AI profile name from the compendium; when unset, the side's, else "normal".
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ai: Option<String>,
     /// TIME-4: joins at the start of this round's end (a latecomer); None = from the start.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrives: Option<u32>,
     /// Who plays this creature; None = as its side (`human` on the side, else the AI).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub controller: Option<ControllerDef>,
     /// PERC-E4: starts Hidden (an ambush), with the search difficulty a Hide there would give
     /// it (the PERC-8 size row, ×3 in concealing terrain, else ×2). Engine decision: it is
     /// revealed at the start if a hostile is adjacent or would spot it in the open.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub hidden: bool,
     /// The GM's order "stay here": the creature's whole footprint stays inside this rectangle
     /// (inclusive) whoever plays it, and it never flees; it still turns, attacks and defends.
     /// E.g. `hold: Some((from: (3, 4), to: (5, 8)))`; one square pins it in place.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hold: Option<HoldArea>,
 }
 
@@ -134,19 +146,19 @@ pub enum Victory {
 #[serde(deny_unknown_fields)]
 pub struct Level {
     pub name: String,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     pub map: Vec<String>,
     pub legend: BTreeMap<char, String>,
     pub terrains: BTreeMap<String, Terrain>,
     pub sides: Vec<SideDef>,
     pub creatures: Vec<CreatureDef>,
-    #[serde(default = "default_victory")]
+    #[serde(default = "default_victory", skip_serializing_if = "is_default_victory")]
     pub victory: Vec<Victory>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_default")]
     pub ruleset: Ruleset,
     /// The battle is a draw after this many rounds.
-    #[serde(default = "default_max_rounds")]
+    #[serde(default = "default_max_rounds", skip_serializing_if = "is_default_max_rounds")]
     pub max_rounds: u32,
 }
 
@@ -155,6 +167,12 @@ fn default_victory() -> Vec<Victory> {
 }
 fn default_max_rounds() -> u32 {
     40
+}
+fn is_default_victory(v: &[Victory]) -> bool {
+    v == default_victory().as_slice()
+}
+fn is_default_max_rounds(r: &u32) -> bool {
+    *r == default_max_rounds()
 }
 
 /// A loading error, located in its file.
@@ -289,6 +307,30 @@ pub fn load_level(path: &Path, compendium: &Compendium) -> Result<LoadedLevel, L
     parse_level(&file, &source, compendium)
 }
 
+/// A terrain is named by its key in `terrains` (a `name` written inside is not needed).
+fn name_terrains(level: &mut Level) {
+    for (name, t) in level.terrains.iter_mut() {
+        t.name = name.clone();
+    }
+}
+
+/// A level file read as RON without the checks against the map and the compendium: for the
+/// editor, which opens a level that does not yet validate and marks what is wrong.
+pub fn read_level_unchecked(path: &Path) -> Result<Level, LevelError> {
+    let file = path.display().to_string();
+    let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| LevelError {
+        file: file.clone(),
+        line: 1,
+        column: 1,
+        message: e.reason,
+    })?;
+    let mut level: Level = ron::from_str(&source).map_err(|e| ron_error(&file, &e))?;
+    name_terrains(&mut level);
+    // The map must at least be a rectangle of known characters for the editor to draw it.
+    build_map(&level, &Locator { file: &file, source: &source })?;
+    Ok(level)
+}
+
 /// Parse and validate level text; `file` names it in errors.
 pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<LoadedLevel, LevelError> {
     let loc = Locator { file, source };
@@ -298,7 +340,8 @@ pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<
     if source.trim().is_empty() {
         return Err(loc.err_at(None, "the file is empty; a level is a RON struct `( name: …, map: […], … )`".into()));
     }
-    let level: Level = ron::from_str(source).map_err(|e| ron_error(file, &e))?;
+    let mut level: Level = ron::from_str(source).map_err(|e| ron_error(file, &e))?;
+    name_terrains(&mut level);
     let map = build_map(&level, &loc)?;
     validate_sides_and_victory(&level, &map, compendium, &loc)?;
     validate_creatures(&level, &map, compendium, &loc)?;

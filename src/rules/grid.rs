@@ -88,24 +88,42 @@ pub fn footprint_distance(a: Footprint, b: Footprint) -> i32 {
 #[serde(default)]
 #[serde(deny_unknown_fields)]
 pub struct Terrain {
+    /// A level names a terrain by its key; a file need not (and a saved one does not) say it.
+    #[serde(skip_serializing)]
     pub name: String,
     /// Extra movement resistance (MOVE-7, MOVE-E1).
+    #[serde(skip_serializing_if = "is_zero")]
     pub resistance: i32,
     /// 000 difficult ground: +1 resistance (MOVE-5, MOVE-E1).
+    #[serde(skip_serializing_if = "is_false")]
     pub difficult: bool,
     /// 000 smooth movement: cancels one difficult, else halves the cost (MOVE-5, MOVE-E1).
+    #[serde(skip_serializing_if = "is_false")]
     pub smooth: bool,
     /// Walls, cliffs, trees (SPACE-9). A blocker with `cross_height` can be crossed (MOVE-9).
+    #[serde(skip_serializing_if = "is_false")]
     pub blocks_movement: bool,
     /// Height in steps of a crossable obstacle (MOVE-9, MOVE-E3); None = cannot be crossed.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_height: Option<i32>,
+    #[serde(skip_serializing_if = "is_false")]
     pub blocks_sight: bool,
     /// Half-height feature that gives cover (ATK-15, ATK-E5) without blocking sight.
+    #[serde(skip_serializing_if = "is_false")]
     pub low_cover: bool,
     /// Concealing terrain for hiding (PERC-E4).
+    #[serde(skip_serializing_if = "is_false")]
     pub concealing: bool,
     /// Unlit (PERC-E3).
+    #[serde(skip_serializing_if = "is_false")]
     pub dark: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+fn is_zero(n: &i32) -> bool {
+    *n == 0
 }
 
 impl Default for Terrain {

@@ -1,0 +1,424 @@
+//! The editor's panels (egui): the tool bar, and beside the map the forms for terrain, the
+//! selected creature, what Place puts down, the sides, victory, rounds and rule variants.
+//! Every change goes through `Editor::edit`, so it is undoable and refused with its reason.
+
+use super::{BAR, Editor, PANEL, Tool, duplicate_selected, play_now};
+use crate::level::compendium::Compendium;
+use crate::level::editing::Edit;
+use crate::level::{ControllerDef, HoldArea, Relation, SideDef, Victory};
+use crate::rules::facing::Facing;
+use crate::rules::grid::Terrain;
+use crate::rules::posture::Posture;
+use bevy::prelude::*;
+use bevy_egui::{EguiContexts, egui};
+
+const POSTURES: [Posture; 5] = [Posture::Standing, Posture::Crouch, Posture::Sit, Posture::Prone, Posture::Lying];
+
+pub(super) fn panels(
+    mut contexts: EguiContexts,
+    editor: Option<ResMut<Editor>>,
+    content: Res<crate::client::menu::Content>,
+    mut commands: Commands,
+) -> Result {
+    let Some(mut editor) = editor else { return Ok(()) };
+    let ctx = contexts.ctx_mut()?;
+    let mut root = egui::Ui::new(
+        ctx.clone(),
+        "editor".into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    );
+    let e = &mut *editor;
+    egui::Panel::top("editor-bar").exact_size(BAR).show(&mut root, |ui| {
+        ui.horizontal_centered(|ui| tool_bar(ui, e, &content.0, &mut commands));
+    });
+    egui::Panel::right("editor-panel").exact_size(PANEL).resizable(false).show(&mut root, |ui| {
+        egui::ScrollArea::vertical().show(ui, |ui| side_panel(ui, e, &content.0));
+    });
+    Ok(())
+}
+
+fn tool_bar(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium, commands: &mut Commands) {
+    for t in Tool::ALL {
+        ui.selectable_value(&mut e.tool, t, t.label());
+    }
+    ui.separator();
+    if ui.add_enabled(e.doc.can_undo(), egui::Button::new("Undo")).on_hover_text("Ctrl+Z").clicked() {
+        e.undo();
+    }
+    if ui.add_enabled(e.doc.can_redo(), egui::Button::new("Redo")).on_hover_text("Ctrl+Shift+Z").clicked() {
+        e.redo();
+    }
+    ui.separator();
+    ui.add(egui::TextEdit::singleline(&mut e.save_as).desired_width(190.0));
+    if ui.button("Save").on_hover_text("Ctrl+S: validated, then written atomically").clicked() {
+        e.save(c);
+    }
+    if ui.button("Play this now").on_hover_text("F5; leaving the battle comes back here").clicked() {
+        play_now(e, c, commands);
+    }
+    if ui.button("Menu").on_hover_text("Esc").clicked() {
+        commands.set_state(crate::client::screens::Screen::Menu);
+    }
+    if e.doc.dirty {
+        ui.label("(unsaved)");
+    }
+}
+
+fn side_panel(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium) {
+    ui.heading(&e.doc.level().name);
+    ui.label(format!("{}×{} · {} creatures", e.doc.width(), e.doc.height(), e.doc.level().creatures.len()));
+    for p in &e.problems {
+        let at = p.square.map_or_else(String::new, |s| format!(" (marked at {s})"));
+        ui.colored_label(egui::Color32::from_rgb(255, 110, 90), format!("{}{at}", p.message));
+    }
+    if e.problems.is_empty() {
+        ui.colored_label(egui::Color32::from_rgb(140, 220, 140), "Valid: it can be saved and played.");
+    }
+    if !e.status.is_empty() {
+        ui.label(&e.status);
+    }
+    ui.separator();
+    egui::CollapsingHeader::new("Terrain").default_open(true).show(ui, |ui| terrain_section(ui, e));
+    if let Some(i) = e.selected {
+        egui::CollapsingHeader::new("Selected creature").default_open(true).show(ui, |ui| creature_form(ui, e, c, i));
+    }
+    egui::CollapsingHeader::new("Place").default_open(e.tool == Tool::Place).show(ui, |ui| place_section(ui, e, c));
+    egui::CollapsingHeader::new("Sides").show(ui, |ui| sides_section(ui, e, c));
+    egui::CollapsingHeader::new("Level").show(ui, |ui| level_section(ui, e));
+}
+
+fn terrain_section(ui: &mut egui::Ui, e: &mut Editor) {
+    ui.label("The brush, rectangle and line paint:");
+    let legend: Vec<(char, String)> = e.doc.level().legend.iter().map(|(g, n)| (*g, n.clone())).collect();
+    ui.horizontal_wrapped(|ui| {
+        for (g, name) in &legend {
+            ui.selectable_value(&mut e.glyph, *g, format!("{g} {name}"));
+        }
+    });
+    ui.label("Define a terrain type (a new character, or an existing one to change it):");
+    let form = &mut e.terrain_form;
+    ui.horizontal(|ui| {
+        ui.label("char");
+        ui.add(egui::TextEdit::singleline(&mut form.glyph).desired_width(24.0).char_limit(1));
+        ui.label("name");
+        ui.add(egui::TextEdit::singleline(&mut form.name).desired_width(120.0));
+    });
+    terrain_checks(ui, &mut form.terrain);
+    if ui.button("Define").clicked() {
+        match form.glyph.chars().next() {
+            Some(glyph) => {
+                let edit = Edit::DefineTerrain { glyph, name: form.name.clone(), terrain: form.terrain.clone() };
+                if e.edit(edit) {
+                    e.glyph = glyph;
+                    e.status = format!("Terrain '{glyph}' defined.");
+                }
+            }
+            None => e.status = "Refused: give the terrain a character".into(),
+        }
+    }
+}
+
+fn terrain_checks(ui: &mut egui::Ui, t: &mut Terrain) {
+    ui.horizontal_wrapped(|ui| {
+        ui.checkbox(&mut t.blocks_movement, "blocks movement");
+        ui.checkbox(&mut t.blocks_sight, "blocks sight");
+        ui.checkbox(&mut t.low_cover, "low cover");
+        ui.checkbox(&mut t.difficult, "difficult");
+        ui.checkbox(&mut t.smooth, "smooth");
+        ui.checkbox(&mut t.concealing, "concealing");
+        ui.checkbox(&mut t.dark, "dark");
+    });
+    ui.horizontal(|ui| {
+        ui.label("resistance");
+        ui.add(egui::DragValue::new(&mut t.resistance).range(0..=9));
+        let mut crossable = t.cross_height.is_some();
+        ui.checkbox(&mut crossable, "crossable, height");
+        let mut h = t.cross_height.unwrap_or(1);
+        ui.add_enabled(crossable, egui::DragValue::new(&mut h).range(1..=9));
+        t.cross_height = crossable.then_some(h);
+    });
+}
+
+/// A text field typed into a draft, applied when it loses focus (Enter, Tab or a click away):
+/// a half-typed name is not an edit of its own, nor refused for clashing on the way.
+fn draft_field(
+    ui: &mut egui::Ui,
+    draft: &mut Option<(usize, String)>,
+    key: usize,
+    current: &str,
+    multiline: bool,
+) -> Option<String> {
+    if draft.as_ref().is_none_or(|(k, _)| *k != key) {
+        *draft = Some((key, current.to_string()));
+    }
+    let (_, text) = draft.as_mut().expect("set above");
+    let response = if multiline { ui.text_edit_multiline(text) } else { ui.text_edit_singleline(text) };
+    if response.has_focus() {
+        return None;
+    }
+    let typed = text.clone();
+    *draft = None;
+    (typed != current).then_some(typed)
+}
+
+/// A combo box over `options` (shown by `label`); true when the choice changed.
+fn choose<T: Clone + PartialEq>(
+    ui: &mut egui::Ui,
+    id: &str,
+    value: &mut T,
+    options: &[T],
+    label: impl Fn(&T) -> String,
+) -> bool {
+    let before = value.clone();
+    egui::ComboBox::from_id_salt(id).selected_text(label(value)).show_ui(ui, |ui| {
+        for o in options {
+            ui.selectable_value(value, o.clone(), label(o));
+        }
+    });
+    *value != before
+}
+
+fn creature_form(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium, i: usize) {
+    let Some(mut d) = e.doc.level().creatures.get(i).cloned() else { return };
+    let before = d.clone();
+    let templates: Vec<String> = c.creatures.keys().cloned().collect();
+    let sides: Vec<String> = e.doc.level().sides.iter().map(|s| s.name.clone()).collect();
+    let mut profiles: Vec<Option<String>> = vec![None];
+    profiles.extend(c.ai_profiles.keys().cloned().map(Some));
+    egui::Grid::new("creature").num_columns(2).show(ui, |ui| {
+        ui.label("name");
+        if let Some(name) = draft_field(ui, &mut e.drafts.creature_name, i, &before.name, false) {
+            d.name = name;
+        }
+        ui.end_row();
+        ui.label("template");
+        choose(ui, "template", &mut d.template, &templates, |t| t.clone());
+        ui.end_row();
+        ui.label("side");
+        choose(ui, "side", &mut d.side, &sides, |s| s.clone());
+        ui.end_row();
+        ui.label("at");
+        ui.horizontal(|ui| {
+            ui.add(egui::DragValue::new(&mut d.at.0).range(0..=e.doc.width() - 1));
+            ui.add(egui::DragValue::new(&mut d.at.1).range(0..=e.doc.height() - 1));
+        });
+        ui.end_row();
+        ui.label("facing");
+        choose(ui, "facing", &mut d.facing, &Facing::ALL, |f| f.name().to_string());
+        ui.end_row();
+        ui.label("posture");
+        choose(ui, "posture", &mut d.posture, &POSTURES, |p| p.name().to_string());
+        ui.end_row();
+        ui.label("AI profile");
+        choose(ui, "ai", &mut d.ai, &profiles, |p| p.clone().unwrap_or_else(|| "(the side's)".into()));
+        ui.end_row();
+        ui.label("played by");
+        let controllers = [None, Some(ControllerDef::Ai), Some(ControllerDef::Human)];
+        choose(ui, "controller", &mut d.controller, &controllers, |k| match k {
+            None => "(as its side)".into(),
+            Some(ControllerDef::Ai) => "the AI".into(),
+            Some(ControllerDef::Human) => "a person".into(),
+        });
+        ui.end_row();
+        ui.label("arrives");
+        ui.horizontal(|ui| {
+            let mut late = d.arrives.is_some();
+            ui.checkbox(&mut late, "in round");
+            let mut r = d.arrives.unwrap_or(1);
+            ui.add_enabled(late, egui::DragValue::new(&mut r).range(1..=e.doc.level().max_rounds));
+            d.arrives = late.then_some(r);
+        });
+        ui.end_row();
+        ui.label("ambush");
+        ui.checkbox(&mut d.hidden, "starts hidden (PERC-E4)");
+        ui.end_row();
+        ui.label("order");
+        ui.horizontal(|ui| {
+            let mut holds = d.hold.is_some();
+            ui.checkbox(&mut holds, "hold");
+            let mut h = d.hold.unwrap_or(HoldArea { from: d.at, to: d.at });
+            if holds {
+                ui.add(egui::DragValue::new(&mut h.from.0).prefix("x "));
+                ui.add(egui::DragValue::new(&mut h.from.1).prefix("y "));
+                ui.label("to");
+                ui.add(egui::DragValue::new(&mut h.to.0).prefix("x "));
+                ui.add(egui::DragValue::new(&mut h.to.1).prefix("y "));
+            }
+            d.hold = holds.then_some(h);
+        });
+        ui.end_row();
+        ui.label("overrides");
+        ui.vertical(|ui| {
+            for (label, v) in [
+                ("might", &mut d.overrides.might),
+                ("activeness", &mut d.overrides.activeness),
+                ("spirit", &mut d.overrides.spirit),
+                ("speed", &mut d.overrides.speed),
+            ] {
+                ui.horizontal(|ui| {
+                    let mut set = v.is_some();
+                    ui.checkbox(&mut set, label);
+                    let mut n = v.unwrap_or(3);
+                    ui.add_enabled(set, egui::DragValue::new(&mut n).range(0..=20));
+                    *v = set.then_some(n);
+                });
+            }
+        });
+        ui.end_row();
+    });
+    if d != before {
+        e.edit(Edit::SetCreature { index: i, creature: d });
+    }
+    ui.horizontal(|ui| {
+        if ui.button("Turn (R)").clicked() {
+            e.edit(Edit::RotateCreature { index: i, clockwise: true });
+        }
+        if ui.button("Copy (Ctrl+D)").clicked() {
+            duplicate_selected(e);
+        }
+        if ui.button("Delete (Del)").clicked() {
+            e.edit(Edit::DeleteCreature { index: i });
+            e.selected = None;
+        }
+    });
+}
+
+fn place_section(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium) {
+    let templates: Vec<String> = c.creatures.keys().cloned().collect();
+    let sides: Vec<String> = e.doc.level().sides.iter().map(|s| s.name.clone()).collect();
+    ui.horizontal(|ui| {
+        ui.label("creature");
+        choose(ui, "place-template", &mut e.template, &templates, |t| {
+            c.creatures.get(t).map_or_else(|| t.clone(), |x| format!("{} ({t})", x.name))
+        });
+    });
+    ui.horizontal(|ui| {
+        ui.label("side");
+        choose(ui, "place-side", &mut e.side, &sides, |s| s.clone());
+    });
+    if ui.button("Place with a click on the map").clicked() {
+        e.tool = Tool::Place;
+    }
+}
+
+fn sides_section(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium) {
+    let mut sides = e.doc.level().sides.clone();
+    let before = sides.clone();
+    let names: Vec<String> = sides.iter().map(|s| s.name.clone()).collect();
+    let mut profiles: Vec<Option<String>> = vec![None];
+    profiles.extend(c.ai_profiles.keys().cloned().map(Some));
+    for (k, s) in sides.iter_mut().enumerate() {
+        ui.horizontal(|ui| {
+            ui.label(format!("{}.", k + 1));
+            ui.label(&s.name);
+            ui.checkbox(&mut s.human, "human");
+            choose(ui, &format!("side-ai-{k}"), &mut s.ai, &profiles, |p| p.clone().unwrap_or_else(|| "normal".into()));
+        });
+        for other in names.iter().filter(|n| **n != s.name) {
+            ui.horizontal(|ui| {
+                ui.label(format!("    toward {other}:"));
+                let mut r = s.relations.get(other).copied().unwrap_or(Relation::Hostile);
+                let all = [Relation::Hostile, Relation::Neutral, Relation::Friendly];
+                if choose(ui, &format!("rel-{k}-{other}"), &mut r, &all, |r| format!("{r:?}")) {
+                    s.relations.insert(other.clone(), r);
+                }
+            });
+        }
+    }
+    // Relations are mutual (GEN-6): a change on one side is made on the other too.
+    for k in 0..sides.len() {
+        for (other, r) in sides[k].relations.clone() {
+            let changed = before[k].relations.get(&other) != Some(&r);
+            if changed && let Some(o) = sides.iter_mut().find(|s| s.name == other) {
+                o.relations.insert(sides_name(&before, k), r);
+            }
+        }
+    }
+    if sides != before {
+        e.edit(Edit::SetSides(sides.clone()));
+    }
+    if ui.button("Add a side").clicked() {
+        let mut n = sides.len() + 1;
+        while sides.iter().any(|s| s.name == format!("Side {n}")) {
+            n += 1;
+        }
+        sides.push(SideDef { name: format!("Side {n}"), relations: Default::default(), human: false, ai: None });
+        e.edit(Edit::SetSides(sides));
+        e.status = "A new side needs a creature: place one for it.".into();
+    }
+}
+
+fn sides_name(sides: &[SideDef], k: usize) -> String {
+    sides[k].name.clone()
+}
+
+fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
+    let (name, description) = (e.doc.level().name.clone(), e.doc.level().description.clone());
+    ui.label("name");
+    if let Some(new) = draft_field(ui, &mut e.drafts.level_name, 0, &name, false) {
+        e.edit(Edit::SetName { name: new, description: description.clone() });
+    }
+    ui.label("description");
+    if let Some(new) = draft_field(ui, &mut e.drafts.description, 0, &description, true) {
+        e.edit(Edit::SetName { name, description: new });
+    }
+    let mut rounds = e.doc.level().max_rounds;
+    ui.horizontal(|ui| {
+        ui.label("max rounds (then a draw)");
+        ui.add(egui::DragValue::new(&mut rounds).range(1..=1000));
+    });
+    if rounds != e.doc.level().max_rounds {
+        e.edit(Edit::SetMaxRounds(rounds));
+    }
+    ui.horizontal(|ui| {
+        ui.label("size");
+        ui.add(egui::DragValue::new(&mut e.resize.0).range(1..=256));
+        ui.label("×");
+        ui.add(egui::DragValue::new(&mut e.resize.1).range(1..=256));
+        if ui.button("Resize").clicked() {
+            let (width, height, fill) = (e.resize.0, e.resize.1, e.glyph);
+            e.edit(Edit::Resize { width, height, fill });
+        }
+    });
+    ui.label("Victory:");
+    let mut victory = e.doc.level().victory.clone();
+    let mut all = victory.iter().any(|v| matches!(v, Victory::DefeatAllHostiles));
+    if ui.checkbox(&mut all, "defeat all hostiles (FLOW-3)").changed() {
+        if all {
+            victory.insert(0, Victory::DefeatAllHostiles);
+        } else {
+            victory.retain(|v| !matches!(v, Victory::DefeatAllHostiles));
+        }
+        e.edit(Edit::SetVictory(victory.clone()));
+    }
+    for v in &victory {
+        match v {
+            Victory::SurviveRounds { side, rounds } => ui.label(format!("· {side} survives {rounds} rounds")),
+            Victory::ReachZone { side, from, to } => ui.label(format!("· {side} reaches {from:?}–{to:?}")),
+            Victory::DefeatAllHostiles => continue,
+        };
+    }
+    ui.label("Rule variants:");
+    let mut r = e.doc.level().ruleset;
+    ui.checkbox(&mut r.facing, "facing (FACE)");
+    ui.checkbox(&mut r.postures, "postures (POST)");
+    ui.checkbox(&mut r.overreach, "overreach (ATK-5)");
+    ui.checkbox(&mut r.coup_de_grace, "coup de grâce (FLOW-7)");
+    ui.checkbox(&mut r.group_initiative, "group initiative (TIME-5)");
+    use crate::rules::ruleset::{AreaCoverage, FacingArcs, PostureCosts};
+    ui.horizontal(|ui| {
+        ui.label("facing arcs");
+        choose(ui, "arcs", &mut r.facing_arcs, &[FacingArcs::Quarters, FacingArcs::Wide], |a| format!("{a:?}"));
+    });
+    ui.horizontal(|ui| {
+        ui.label("posture costs");
+        choose(ui, "pcosts", &mut r.posture_costs, &[PostureCosts::Flat, PostureCosts::V7], |a| format!("{a:?}"));
+    });
+    ui.horizontal(|ui| {
+        ui.label("areas");
+        choose(ui, "areas", &mut r.area_coverage, &[AreaCoverage::Meshal, AreaCoverage::Dnd], |a| format!("{a:?}"));
+    });
+    if r != e.doc.level().ruleset {
+        e.edit(Edit::SetRuleset(r));
+    }
+}
