@@ -6,6 +6,7 @@
 //! only draws it and turns the mouse and keys into edits. Panels and forms are egui
 //! (`panel.rs`); the map and the tokens are drawn like the battle's.
 
+pub mod balance;
 mod panel;
 
 use super::screens::Screen;
@@ -87,6 +88,7 @@ pub struct Editor {
     /// What keeps the level from being saved or played, as of `drawn`.
     pub problems: Vec<crate::level::editing::Problem>,
     pub drafts: Drafts,
+    pub balance: balance::BalancePanel,
 }
 
 impl Editor {
@@ -111,6 +113,7 @@ impl Editor {
             drawn: 0,
             problems: Vec::new(),
             drafts: Drafts::default(),
+            balance: balance::BalancePanel::default(),
         }
     }
 

@@ -28,11 +28,19 @@ pub(super) fn panels(
         egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
     );
     let e = &mut *editor;
+    // A batch under way is collected (and its progress shown) even while its section is shut.
+    e.balance.poll();
+    if e.balance.is_running() {
+        ctx.request_repaint_after(std::time::Duration::from_millis(150));
+    }
     egui::Panel::top("editor-bar").exact_size(BAR).show(&mut root, |ui| {
         ui.horizontal_centered(|ui| tool_bar(ui, e, &content.0, &mut commands));
     });
     egui::Panel::right("editor-panel").exact_size(PANEL).resizable(false).show(&mut root, |ui| {
-        egui::ScrollArea::vertical().show(ui, |ui| side_panel(ui, e, &content.0));
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            ui.set_max_width(PANEL - 20.0);
+            side_panel(ui, e, &content.0)
+        });
     });
     Ok(())
 }
@@ -78,6 +86,11 @@ fn side_panel(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium) {
         ui.label(&e.status);
     }
     ui.separator();
+    egui::CollapsingHeader::new("Balance: how hard is it?").show(ui, |ui| {
+        let valid = e.problems.is_empty();
+        let doc = &e.doc;
+        super::balance::show(ui, &mut e.balance, valid, || doc.validate(c).ok(), c);
+    });
     egui::CollapsingHeader::new("Terrain").default_open(true).show(ui, |ui| terrain_section(ui, e));
     if let Some(i) = e.selected {
         egui::CollapsingHeader::new("Selected creature").default_open(true).show(ui, |ui| creature_form(ui, e, c, i));
