@@ -57,6 +57,8 @@ pub struct WindowOptions {
     pub side_profiles: Option<Vec<Option<String>>>,
     /// Open the encounter editor on this level (None inside: a blank one) instead.
     pub editor: Option<crate::client::editor::OpenInEditor>,
+    /// Open the rules sandbox, set up so, instead.
+    pub sandbox: Option<crate::client::sandbox::Sandbox>,
 }
 
 /// Open the window and play until it is closed.
@@ -101,7 +103,9 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
         },
     )?;
     app.add_systems(OnEnter(Screen::Battle), begin_battle.in_set(BeginBattle));
-    if let Some(open) = opts.editor {
+    if let Some(sandbox) = opts.sandbox {
+        app.insert_resource(sandbox).insert_state(Screen::Sandbox);
+    } else if let Some(open) = opts.editor {
         app.insert_resource(open).insert_state(Screen::Editor);
     } else if let Some(level) = opts.level {
         let sides = level.level.sides.len();

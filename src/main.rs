@@ -75,6 +75,37 @@ enum Command {
         #[arg(long, default_value_t = 30)]
         frames: u32,
     },
+    /// The rules sandbox on a level's map: area templates, facing sectors, lines of sight.
+    Sandbox {
+        level: Option<String>,
+        /// Start with this tool: area, facing or sight.
+        #[arg(long, default_value = "area")]
+        tool: String,
+        /// The area template: circle, ring, sector or ray, placed at --at.
+        #[arg(long, default_value = "circle")]
+        shape: String,
+        #[arg(long, allow_hyphen_values = true)]
+        at: Option<String>,
+        /// Radius (circle, ring) or length (sector, ray).
+        #[arg(long, default_value_t = 3)]
+        size: i32,
+        #[arg(long, default_value_t = 1)]
+        width: i32,
+        #[arg(long, default_value_t = 90.0)]
+        angle: f64,
+        #[arg(long, default_value = "E")]
+        toward: String,
+        /// Show this creature's facing sectors.
+        #[arg(long)]
+        token: Option<String>,
+        /// A line of sight FROM:TO, e.g. 3,4:10,6.
+        #[arg(long, allow_hyphen_values = true)]
+        sight: Option<String>,
+        #[arg(long)]
+        screenshot: Option<String>,
+        #[arg(long, default_value_t = 30)]
+        frames: u32,
+    },
     /// Validate level files (exit 0, or 2 with the errors).
     Check {
         #[arg(required = true)]
@@ -373,6 +404,102 @@ fn main() -> ExitCode {
         }
         Command::Play(args) => play(args),
         Command::Edit { level, screenshot, frames } => edit(level, screenshot, frames),
+        Command::Sandbox { level, tool, shape, at, size, width, angle, toward, token, sight, screenshot, frames } => {
+            let staged = (|| -> Result<meshal_tactics::client::sandbox::Sandbox, String> {
+                use meshal_tactics::client::sandbox::{Sandbox, SandboxTool, ShapeKind};
+                let path = level.unwrap_or_else(|| cli::DEFAULT_LEVEL.0.to_string());
+                let loaded = cli::load(&path)?;
+                let on_map = |flag: &str, p: meshal_tactics::rules::grid::Pos| {
+                    if loaded.map.in_bounds(p) {
+                        Ok(p)
+                    } else {
+                        Err(format!("{flag} {p} is off the {}x{} map", loaded.map.width(), loaded.map.height()))
+                    }
+                };
+                let mut s = Sandbox::new(loaded.clone());
+                s.tool = match tool.as_str() {
+                    "area" => SandboxTool::Area,
+                    "facing" => SandboxTool::Facing,
+                    "sight" => SandboxTool::Sight,
+                    other => return Err(format!("--tool {other}: use area, facing or sight")),
+                };
+                s.shape = match shape.as_str() {
+                    "circle" => ShapeKind::Circle,
+                    "ring" => ShapeKind::Ring,
+                    "sector" | "cone" => ShapeKind::Sector,
+                    "ray" | "line" => ShapeKind::Ray,
+                    other => return Err(format!("--shape {other}: use circle, ring, sector or ray")),
+                };
+                if !(0..=64).contains(&size) || !(0..=64).contains(&width) {
+                    return Err("--size and --width must be 0..=64".into());
+                }
+                if !(angle > 0.0 && angle <= 360.0) {
+                    return Err(format!("--angle {angle} must be in (0, 360]"));
+                }
+                (s.size, s.width, s.angle) = (size, width, angle);
+                s.toward = calculator::parse_facing(&toward)?;
+                s.origin =
+                    at.as_deref().map(calculator::parse_pos).transpose()?.map(|p| on_map("--at", p)).transpose()?;
+                if let Some(name) = token {
+                    s.token = Some(
+                        loaded
+                            .level
+                            .creatures
+                            .iter()
+                            .position(|c| c.name == name)
+                            .ok_or_else(|| format!("--token {name}: {path} has no such creature"))?,
+                    );
+                }
+                if let Some(spec) = sight {
+                    let (a, b) =
+                        spec.split_once(':').ok_or_else(|| format!("--sight {spec}: give FROM:TO, e.g. 3,4:10,6"))?;
+                    let a = on_map("--sight", calculator::parse_pos(a)?)?;
+                    let b = on_map("--sight", calculator::parse_pos(b)?)?;
+                    s.sight = (Some(a), Some(b));
+                }
+                Ok(s)
+            })();
+            match staged {
+                Ok(s) => sandbox(s, screenshot, frames),
+                Err(e) => fail(&e),
+            }
+        }
+    }
+}
+
+/// `sandbox [LEVEL]`: the rules sandbox, set up by its flags.
+fn sandbox(s: meshal_tactics::client::sandbox::Sandbox, screenshot: Option<String>, frames: u32) -> ExitCode {
+    if !(1..=100_000).contains(&frames) {
+        return fail(&format!("--frames {frames} must be 1..=100000"));
+    }
+    if !cli::display_available() {
+        return fail("the sandbox needs a display ($DISPLAY is not set; try xvfb-run)");
+    }
+    let mut options = window_options(screenshot, frames);
+    options.sandbox = Some(s);
+    match meshal_tactics::app::run_window(options, cli::compendium()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+/// Window options for a screen that is not a battle (the editor, the sandbox).
+fn window_options(screenshot: Option<String>, frames: u32) -> meshal_tactics::app::WindowOptions {
+    meshal_tactics::app::WindowOptions {
+        side_profiles: None,
+        level: None,
+        seed: 1,
+        player_side: None,
+        view_side: None,
+        actor: None,
+        ready: None,
+        overlays: None,
+        ai_delay: 0.35,
+        screenshot: screenshot.map(|p| (std::path::PathBuf::from(p), frames)),
+        hover: None,
+        frame_report: None,
+        editor: None,
+        sandbox: None,
     }
 }
 
@@ -398,21 +525,8 @@ fn edit(level: Option<String>, screenshot: Option<String>, frames: u32) -> ExitC
     if !cli::display_available() {
         return fail("the editor needs a display ($DISPLAY is not set; try xvfb-run)");
     }
-    let options = meshal_tactics::app::WindowOptions {
-        side_profiles: None,
-        level: None,
-        seed: 1,
-        player_side: None,
-        view_side: None,
-        actor: None,
-        ready: None,
-        overlays: None,
-        ai_delay: 0.35,
-        screenshot: screenshot.map(|p| (std::path::PathBuf::from(p), frames)),
-        hover: None,
-        frame_report: None,
-        editor: Some(meshal_tactics::client::editor::OpenInEditor(open)),
-    };
+    let mut options = window_options(screenshot, frames);
+    options.editor = Some(meshal_tactics::client::editor::OpenInEditor(open));
     match meshal_tactics::app::run_window(options, cli::compendium()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e),
@@ -561,6 +675,7 @@ fn play(args: PlayArgs) -> ExitCode {
         hover: args.hover,
         frame_report: args.frame_report,
         editor: None,
+        sandbox: None,
     };
     // Bevy panics while building its renderer when no graphics adapter is usable (no Vulkan
     // driver): say so in one line and play the headless report instead.

@@ -483,3 +483,36 @@ wait $game
         .unwrap();
     assert!(check.status.success(), "the saved level loads: {}", String::from_utf8_lossy(&check.stderr));
 }
+
+// The rules sandbox: a circle of radius 3 shows both conventions (Meshal's crosses in orange,
+// D&D's squares in cyan); with nothing placed, neither is drawn. A line of sight past the
+// skirmish's low wall is drawn in the cover colour.
+#[test]
+fn the_sandbox_shows_both_area_conventions_and_a_line_with_cover() {
+    let orange = [255, 140, 25];
+    let cyan = [51, 217, 255];
+    let map = ((0, 1280 - 330), (40, 720));
+    let Some(none) = screenshot_of("sandbox", "sandbox-empty.png", &["levels/skirmish.level.ron", "--frames", "20"])
+    else {
+        return;
+    };
+    assert_eq!(none.count(orange, 10, map.0, map.1) + none.count(cyan, 10, map.0, map.1), 0);
+    let Some(area) = screenshot_of(
+        "sandbox",
+        "sandbox-area.png",
+        &["levels/skirmish.level.ron", "--at", "8,10", "--size", "3", "--frames", "20"],
+    ) else {
+        return;
+    };
+    let (m, d) = (area.count(orange, 10, map.0, map.1), area.count(cyan, 10, map.0, map.1));
+    assert!(m > 600 && d > 600, "both conventions drawn: {m} orange, {d} cyan");
+    let Some(sight) = screenshot_of(
+        "sandbox",
+        "sandbox-sight.png",
+        &["levels/skirmish.level.ron", "--tool", "sight", "--sight", "10,13:2,13", "--frames", "20"],
+    ) else {
+        return;
+    };
+    let yellow = sight.count([255, 217, 51], 10, map.0, map.1);
+    assert!(yellow > 300, "the line and the square that shelters the target, in the cover colour: {yellow}");
+}

@@ -53,6 +53,29 @@ pub fn terrain_rgb(t: &Terrain) -> [u8; 3] {
     if t.dark { [rgb[0] / 2, rgb[1] / 2, rgb[2] * 2 / 3 + 20] } else { rgb }
 }
 
+/// A level's map as a picture, one pixel a square (north row on top), for a sprite scaled up
+/// to the squares: drawn from the level as written, so a level that does not validate yet
+/// (in the editor) is drawn too; an unknown character is magenta.
+pub fn map_picture(level: &crate::level::Level) -> Image {
+    let h = level.map.len().max(1) as u32;
+    let w = level.map.first().map_or(1, |r| r.chars().count().max(1)) as u32;
+    let mut data = vec![0u8; (w * h * 4) as usize];
+    for (row, line) in level.map.iter().enumerate() {
+        for (x, g) in line.chars().enumerate().take(w as usize) {
+            let rgb = level.legend.get(&g).and_then(|n| level.terrains.get(n)).map_or([255, 0, 255], terrain_rgb);
+            let i = (row * w as usize + x) * 4;
+            data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
+        }
+    }
+    Image::new(
+        Extent3d { width: w, height: h, depth_or_array_layers: 1 },
+        TextureDimension::D2,
+        data,
+        TextureFormat::Rgba8UnormSrgb,
+        RenderAssetUsages::default(),
+    )
+}
+
 pub fn thumbnail(l: &crate::level::LoadedLevel) -> Image {
     const PX: u32 = 4;
     let (w, h) = (l.map.width() as u32, l.map.height() as u32);

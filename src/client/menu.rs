@@ -63,6 +63,7 @@ enum MenuAction {
     Start,
     Continue,
     Edit,
+    Sandbox,
     Quit,
 }
 
@@ -215,6 +216,11 @@ fn apply(action: MenuAction, choice: &mut MenuChoice, exit: &mut MessageWriter<A
             commands.insert_resource(super::editor::OpenInEditor(open));
             commands.set_state(Screen::Editor);
         }
+        MenuAction::Sandbox => {
+            let Some(Ok(level)) = choice.levels.get(choice.selected).map(|e| &e.level) else { return };
+            commands.insert_resource(super::sandbox::Sandbox::new(level.clone()));
+            commands.set_state(Screen::Sandbox);
+        }
         MenuAction::Quit => {
             exit.write(AppExit::Success);
         }
@@ -248,6 +254,8 @@ fn menu_keys(
         Some(MenuAction::Continue)
     } else if keys.just_pressed(KeyCode::KeyE) {
         Some(MenuAction::Edit)
+    } else if keys.just_pressed(KeyCode::KeyK) {
+        Some(MenuAction::Sandbox)
     } else {
         None
     };
@@ -392,6 +400,7 @@ fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity,
                 c.spawn(Node { margin: UiRect::top(px(14)), ..default() }).with_children(|row| {
                     row.spawn(button("Start battle (Enter)", MenuAction::Start, 20.0));
                     row.spawn(button("Edit (E)", MenuAction::Edit, 20.0));
+                    row.spawn(button("Rules sandbox (K)", MenuAction::Sandbox, 20.0));
                     row.spawn(button("Quit (Ctrl+Q)", MenuAction::Quit, 20.0));
                 });
             }

@@ -29,6 +29,7 @@ mod play_tests;
 mod popups;
 mod reload;
 mod result;
+pub mod sandbox;
 mod save;
 pub mod screens;
 mod stage;
@@ -99,7 +100,7 @@ pub fn plugin(app: &mut App) {
         .add_plugins(screens::plugin)
         .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
         .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin))
-        .add_plugins((stage::plugin, gauges::plugin, tooltip::plugin, editor::plugin, reload::plugin));
+        .add_plugins((stage::plugin, gauges::plugin, tooltip::plugin, editor::plugin, reload::plugin, sandbox::plugin));
 }
 
 /// How the screen is set up.

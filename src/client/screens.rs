@@ -18,6 +18,8 @@ pub enum Screen {
     Result,
     /// The encounter editor (`client::editor`).
     Editor,
+    /// The rules sandbox (`client::sandbox`).
+    Sandbox,
 }
 
 /// Within the battle screen: playing, or paused with the pause menu open (nobody decides).
@@ -92,6 +94,7 @@ fn title_the_window(
         Screen::Battle => format!("Meshal Tactics - {level}"),
         Screen::Result => format!("Meshal Tactics - {level} - result"),
         Screen::Editor => "Meshal Tactics - editor".to_string(),
+        Screen::Sandbox => "Meshal Tactics - rules sandbox".to_string(),
     };
     if window.title != title {
         window.title = title;

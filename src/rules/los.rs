@@ -72,6 +72,26 @@ pub struct SightLine {
     pub cover: bool,
     /// The squares whose interior the line crosses, ends included, up to where it was blocked.
     pub traced: Vec<Pos>,
+    /// Why the target has cover (ATK-E5): the square next to it that shelters it, and how.
+    pub cover_by: Option<(Pos, CoverReason)>,
+}
+
+/// The two ways a square next to the defender gives cover (ATK-E5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CoverReason {
+    /// The line crosses a low-cover square (a low wall) next to the defender.
+    LowCover,
+    /// The line grazes a sight-blocking square next to the defender: peeking around a corner.
+    Corner,
+}
+
+impl CoverReason {
+    pub fn explain(self) -> &'static str {
+        match self {
+            CoverReason::LowCover => "the line crosses low cover next to the target",
+            CoverReason::Corner => "the line grazes a wall corner next to the target",
+        }
+    }
 }
 
 /// PERC-E1: is the line between two squares clear of sight blockers?
@@ -130,8 +150,8 @@ fn clear_by_table(map: &GridMap, blocks: &[bool], a: Pos, b: Pos) -> Option<bool
 /// against an attack from `from`.
 pub fn sight_line(map: &GridMap, from: Pos, to: Pos) -> SightLine {
     let mut traced = Vec::new();
-    let (visible, cover) = sight(map, from, to, Some(&mut traced));
-    SightLine { visible, cover, traced }
+    let (visible, cover, why) = sight(map, from, to, Some(&mut traced));
+    SightLine { visible, cover, traced, cover_by: if cover { why } else { None } }
 }
 
 /// ATK-E5: would `to` have cover against an attack from `from` (and be visible)? The same trace
@@ -175,12 +195,19 @@ fn cover_by_table(map: &GridMap, from: Pos, to: Pos) -> Option<bool> {
     Some(cover)
 }
 
-/// (visible, cover) of the line from `from` to `to`; the squares crossed go to `traced`.
-fn sight(map: &GridMap, from: Pos, to: Pos, mut traced: Option<&mut Vec<Pos>>) -> (bool, bool) {
+/// (visible, cover, why the first cover) of the line from `from` to `to`; the squares crossed
+/// go to `traced`.
+fn sight(
+    map: &GridMap,
+    from: Pos,
+    to: Pos,
+    mut traced: Option<&mut Vec<Pos>>,
+) -> (bool, bool, Option<(Pos, CoverReason)>) {
     let near_target = |p: Pos| (p.x - to.x).abs() <= 1 && (p.y - to.y).abs() <= 1 && p != to;
     let attacker_adjacent = (from.x - to.x).abs() <= 1 && (from.y - to.y).abs() <= 1;
     let mut visible = true;
     let mut cover = false;
+    let mut why = None;
     trace(from, to, |step| {
         match step {
             LineStep::Cell(p) => {
@@ -192,6 +219,7 @@ fn sight(map: &GridMap, from: Pos, to: Pos, mut traced: Option<&mut Vec<Pos>>) -
                         visible = false;
                     } else if map.terrain(p).low_cover && near_target(p) {
                         cover = true;
+                        why = why.or(Some((p, CoverReason::LowCover)));
                     }
                 }
             }
@@ -202,12 +230,13 @@ fn sight(map: &GridMap, from: Pos, to: Pos, mut traced: Option<&mut Vec<Pos>>) -
                 } else if (bp && near_target(p)) || (bq && near_target(q)) {
                     // Peeking around a corner: grazing a blocker next to the target.
                     cover = true;
+                    why = why.or(Some((if bp && near_target(p) { p } else { q }, CoverReason::Corner)));
                 }
             }
         }
         visible
     });
-    (visible, visible && cover && !attacker_adjacent)
+    (visible, visible && cover && !attacker_adjacent, why)
 }
 
 /// Offsets with precomputed line tables; longer sight lines are traced directly.
@@ -496,6 +525,7 @@ mod tests {
         let m = map("....\n.=..");
         let s = sight_line(&m, Pos::new(4, 0), Pos::new(0, 0));
         assert!(s.visible && s.cover);
+        assert_eq!(s.cover_by, Some((Pos::new(1, 0), CoverReason::LowCover)), "the low wall is why");
         // Adjacent attacker across the low wall? (2,0) is not adjacent to (0,0): cover.
         assert!(sight_line(&m, Pos::new(2, 0), Pos::new(0, 0)).cover);
         // Attacker adjacent: no cover.
@@ -507,6 +537,8 @@ mod tests {
         let corner = map("....\n....\n.#..");
         let s = sight_line(&corner, Pos::new(2, 2), Pos::new(0, 0));
         assert!(s.visible && s.cover, "{s:?}");
+        assert_eq!(s.cover_by, Some((Pos::new(1, 0), CoverReason::Corner)), "the wall's corner is why");
+        assert_eq!(sight_line(&far, Pos::new(4, 0), Pos::new(0, 0)).cover_by, None);
     }
 
     // RULES: PERC-E2, FACE-4, PERC-5 — field of view agrees with single lines; the rear is blind

@@ -14,9 +14,7 @@ use super::{TILE, square_at, square_centre};
 use crate::level::editing::{Edit, EditorDoc, line_squares, rect_squares};
 use crate::level::{CreatureDef, Overrides};
 use crate::rules::grid::{Pos, Terrain};
-use bevy::asset::RenderAssetUsages;
 use bevy::prelude::*;
-use bevy::render::render_resource::{Extent3d, TextureDimension, TextureFormat};
 use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_egui::{EguiPrimaryContextPass, input::egui_wants_any_keyboard_input};
 use std::path::PathBuf;
@@ -223,7 +221,7 @@ fn open_editor(
 }
 
 /// The view centring a `w`×`h` map in the window beside the panel, zoomed to fit.
-fn fitted_view(w: i32, h: i32, window: Option<&Window>) -> (Transform, Projection) {
+pub(super) fn fitted_view(w: i32, h: i32, window: Option<&Window>) -> (Transform, Projection) {
     let (ww, wh) = window.map_or((1280.0, 720.0), |w| (w.width(), w.height()));
     let free = Vec2::new((ww - PANEL).max(200.0), (wh - BAR).max(200.0));
     let extent = Vec2::new(w as f32, h as f32) * TILE;
@@ -458,27 +456,8 @@ fn redraw_map(
     editor.drawn = editor.version;
     editor.problems = editor.doc.problems(&content.0);
     let doc = &editor.doc;
-    let (w, h) = (doc.width().max(1) as u32, doc.height().max(1) as u32);
-    let mut data = vec![0u8; (w * h * 4) as usize];
-    for (row, line) in doc.level().map.iter().enumerate() {
-        for (x, g) in line.chars().enumerate().take(w as usize) {
-            let rgb = doc
-                .level()
-                .legend
-                .get(&g)
-                .and_then(|n| doc.level().terrains.get(n))
-                .map_or([255, 0, 255], super::art::terrain_rgb);
-            let i = (row * w as usize + x) * 4;
-            data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
-        }
-    }
-    let image = Image::new(
-        Extent3d { width: w, height: h, depth_or_array_layers: 1 },
-        TextureDimension::D2,
-        data,
-        TextureFormat::Rgba8UnormSrgb,
-        RenderAssetUsages::default(),
-    );
+    let image = super::art::map_picture(doc.level());
+    let (w, h) = (image.width(), image.height());
     for p in &pictures {
         commands.entity(p).despawn();
     }
@@ -527,20 +506,9 @@ fn draw_marks(
         let fy = (y as f32 - 0.5) * TILE;
         gizmos.line_2d(Vec2::new(-0.5 * TILE, fy), Vec2::new((w as f32 - 0.5) * TILE, fy), grid);
     }
-    let viewer = super::Viewer { side: 0, plays: true, omniscient: true };
     for (i, c) in doc.level().creatures.iter().enumerate() {
-        let side = doc.level().sides.iter().position(|s| s.name == c.side).unwrap_or(0);
-        let size = content.0.creatures.get(&c.template).map_or(1, |t| t.size.footprint()) as f32;
+        let size = draw_token(&mut gizmos, doc.level(), c, &content.0) as f32;
         let centre = square_centre(Pos::new(c.at.0, c.at.1)) + Vec2::splat((size - 1.0) * TILE / 2.0);
-        let colour = super::board::side_colour(side, &viewer);
-        gizmos.circle_2d(centre, TILE * 0.42 * size, colour);
-        gizmos.circle_2d(centre, TILE * 0.36 * size, colour);
-        let (dx, dy) = c.facing.delta();
-        gizmos.line_2d(
-            centre,
-            centre + Vec2::new(dx as f32, dy as f32).normalize_or_zero() * TILE * 0.5 * size,
-            Color::WHITE,
-        );
         if c.hidden {
             gizmos.circle_2d(centre, TILE * 0.47 * size, Color::srgba(1.0, 1.0, 1.0, 0.4));
         }
@@ -586,8 +554,29 @@ fn draw_marks(
     }
 }
 
+/// A creature's token as the editor and the sandbox draw it: two rings in its side's colour
+/// and a white tick toward its facing. Returns its footprint's side in squares.
+pub(super) fn draw_token(
+    gizmos: &mut Gizmos,
+    level: &crate::level::Level,
+    c: &CreatureDef,
+    compendium: &crate::level::compendium::Compendium,
+) -> i32 {
+    let viewer = super::Viewer { side: 0, plays: true, omniscient: true };
+    let side = level.sides.iter().position(|s| s.name == c.side).unwrap_or(0);
+    let size = compendium.creatures.get(&c.template).map_or(1, |t| t.size.footprint());
+    let s = size as f32;
+    let centre = square_centre(Pos::new(c.at.0, c.at.1)) + Vec2::splat((s - 1.0) * TILE / 2.0);
+    let colour = super::board::side_colour(side, &viewer);
+    gizmos.circle_2d(centre, TILE * 0.42 * s, colour);
+    gizmos.circle_2d(centre, TILE * 0.36 * s, colour);
+    let (dx, dy) = c.facing.delta();
+    gizmos.line_2d(centre, centre + Vec2::new(dx as f32, dy as f32).normalize_or_zero() * TILE * 0.5 * s, Color::WHITE);
+    size
+}
+
 /// The outline of the squares from one corner to the other.
-fn outline(gizmos: &mut Gizmos, a: Pos, b: Pos, colour: Color) {
+pub(super) fn outline(gizmos: &mut Gizmos, a: Pos, b: Pos, colour: Color) {
     let lo = Vec2::new(a.x.min(b.x) as f32 - 0.5, a.y.min(b.y) as f32 - 0.5) * TILE;
     let hi = Vec2::new(a.x.max(b.x) as f32 + 0.5, a.y.max(b.y) as f32 + 0.5) * TILE;
     gizmos.rect_2d(Isometry2d::from_translation((lo + hi) / 2.0), hi - lo, colour);
