@@ -106,6 +106,13 @@ enum Command {
         #[arg(long, default_value_t = 30)]
         frames: u32,
     },
+    /// Make a level from a Tiled map (see README, "Maps from Tiled"); nothing is written when
+    /// the map has an error.
+    ImportTiled {
+        map: String,
+        #[arg(short, long)]
+        output: String,
+    },
     /// Validate level files (exit 0, or 2 with the errors).
     Check {
         #[arg(required = true)]
@@ -404,6 +411,32 @@ fn main() -> ExitCode {
         }
         Command::Play(args) => play(args),
         Command::Edit { level, screenshot, frames } => edit(level, screenshot, frames),
+        Command::ImportTiled { map, output } => {
+            match meshal_tactics::level::tiled::import(std::path::Path::new(&map), cli::compendium()) {
+                Ok(level) => {
+                    let doc = meshal_tactics::level::editing::EditorDoc::new(level, None);
+                    match meshal_tactics::files::write_atomically(
+                        std::path::Path::new(&output),
+                        doc.to_ron().as_bytes(),
+                    ) {
+                        Ok(()) => {
+                            let l = doc.level();
+                            cli::say(&format!(
+                                "wrote {output}: \"{}\", {}×{}, {} creatures, {} sides",
+                                l.name,
+                                doc.width(),
+                                doc.height(),
+                                l.creatures.len(),
+                                l.sides.len()
+                            ));
+                            ExitCode::SUCCESS
+                        }
+                        Err(e) => fail(&e.to_string()),
+                    }
+                }
+                Err(e) => fail(&e),
+            }
+        }
         Command::Sandbox { level, tool, shape, at, size, width, angle, toward, token, sight, screenshot, frames } => {
             let staged = (|| -> Result<meshal_tactics::client::sandbox::Sandbox, String> {
                 use meshal_tactics::client::sandbox::{Sandbox, SandboxTool, ShapeKind};

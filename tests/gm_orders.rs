@@ -206,3 +206,35 @@ fn the_readme_level_example_loads_and_uses_every_field() {
     let cato = b.find("Cato").unwrap();
     assert!(b.fighter(cato).hold.is_some());
 }
+
+// `import-tiled` as a GM runs it: our example map becomes a level that checks; a broken map
+// writes nothing and leaves an existing output as it was.
+#[test]
+fn import_tiled_writes_a_checked_level_or_nothing() {
+    let dir = std::env::temp_dir().join(format!("meshal-import-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("ambush.level.ron");
+    let run = |args: &[&std::ffi::OsStr]| {
+        Process::new(env!("CARGO_BIN_EXE_meshal-tactics"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let ok = run(&["import-tiled".as_ref(), "levels/tiled/ambush.tmx".as_ref(), "-o".as_ref(), out.as_os_str()]);
+    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(String::from_utf8_lossy(&ok.stdout).contains("\"Ambush on the Farm Track\", 12×8, 7 creatures, 2 sides"));
+    let check = run(&["check".as_ref(), out.as_os_str()]);
+    assert_eq!(check.status.code(), Some(0), "{}", String::from_utf8_lossy(&check.stderr));
+    let good = std::fs::read(&out).unwrap();
+    let broken = dir.join("broken.tmx");
+    let example = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/levels/tiled/ambush.tmx")).unwrap();
+    std::fs::write(&broken, example.replace("name=\"side\" value=\"Wolves\"", "name=\"team\" value=\"Wolves\""))
+        .unwrap();
+    let bad = run(&["import-tiled".as_ref(), broken.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    assert_eq!(bad.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("broken.tmx: object 4 \"Grey wolf 1\": unknown property 'team'"), "{err}");
+    assert_eq!(std::fs::read(&out).unwrap(), good, "the earlier output is untouched");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "no temporary file left");
+}

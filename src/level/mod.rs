@@ -7,6 +7,7 @@
 
 pub mod compendium;
 pub mod editing;
+pub mod tiled;
 
 use crate::rules::Ruleset;
 use crate::rules::facing::Facing;
