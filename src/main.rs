@@ -410,159 +410,24 @@ fn main() -> ExitCode {
             cli::batch::sim(&cli::batch::SimArgs { levels, runs, seed, jobs, json, ai, until_ci, plot })
         }
         Command::Play(args) => play(args),
-        Command::Edit { level, screenshot, frames } => edit(level, screenshot, frames),
-        Command::ImportTiled { map, output } => {
-            match meshal_tactics::level::tiled::import(std::path::Path::new(&map), cli::compendium()) {
-                Ok(level) => {
-                    let doc = meshal_tactics::level::editing::EditorDoc::new(level, None);
-                    match meshal_tactics::files::write_atomically(
-                        std::path::Path::new(&output),
-                        doc.to_ron().as_bytes(),
-                    ) {
-                        Ok(()) => {
-                            let l = doc.level();
-                            cli::say(&format!(
-                                "wrote {output}: \"{}\", {}×{}, {} creatures, {} sides",
-                                l.name,
-                                doc.width(),
-                                doc.height(),
-                                l.creatures.len(),
-                                l.sides.len()
-                            ));
-                            ExitCode::SUCCESS
-                        }
-                        Err(e) => fail(&e.to_string()),
-                    }
-                }
-                Err(e) => fail(&e),
-            }
-        }
+        Command::Edit { level, screenshot, frames } => cli::tools::edit(level, screenshot, frames),
+        Command::ImportTiled { map, output } => cli::tools::import_tiled(&map, &output),
         Command::Sandbox { level, tool, shape, at, size, width, angle, toward, token, sight, screenshot, frames } => {
-            let staged = (|| -> Result<meshal_tactics::client::sandbox::Sandbox, String> {
-                use meshal_tactics::client::sandbox::{Sandbox, SandboxTool, ShapeKind};
-                let path = level.unwrap_or_else(|| cli::DEFAULT_LEVEL.0.to_string());
-                let loaded = cli::load(&path)?;
-                let on_map = |flag: &str, p: meshal_tactics::rules::grid::Pos| {
-                    if loaded.map.in_bounds(p) {
-                        Ok(p)
-                    } else {
-                        Err(format!("{flag} {p} is off the {}x{} map", loaded.map.width(), loaded.map.height()))
-                    }
-                };
-                let mut s = Sandbox::new(loaded.clone());
-                s.tool = match tool.as_str() {
-                    "area" => SandboxTool::Area,
-                    "facing" => SandboxTool::Facing,
-                    "sight" => SandboxTool::Sight,
-                    other => return Err(format!("--tool {other}: use area, facing or sight")),
-                };
-                s.shape = match shape.as_str() {
-                    "circle" => ShapeKind::Circle,
-                    "ring" => ShapeKind::Ring,
-                    "sector" | "cone" => ShapeKind::Sector,
-                    "ray" | "line" => ShapeKind::Ray,
-                    other => return Err(format!("--shape {other}: use circle, ring, sector or ray")),
-                };
-                if !(0..=64).contains(&size) || !(0..=64).contains(&width) {
-                    return Err("--size and --width must be 0..=64".into());
-                }
-                if !(angle > 0.0 && angle <= 360.0) {
-                    return Err(format!("--angle {angle} must be in (0, 360]"));
-                }
-                (s.size, s.width, s.angle) = (size, width, angle);
-                s.toward = calculator::parse_facing(&toward)?;
-                s.origin =
-                    at.as_deref().map(calculator::parse_pos).transpose()?.map(|p| on_map("--at", p)).transpose()?;
-                if let Some(name) = token {
-                    s.token = Some(
-                        loaded
-                            .level
-                            .creatures
-                            .iter()
-                            .position(|c| c.name == name)
-                            .ok_or_else(|| format!("--token {name}: {path} has no such creature"))?,
-                    );
-                }
-                if let Some(spec) = sight {
-                    let (a, b) =
-                        spec.split_once(':').ok_or_else(|| format!("--sight {spec}: give FROM:TO, e.g. 3,4:10,6"))?;
-                    let a = on_map("--sight", calculator::parse_pos(a)?)?;
-                    let b = on_map("--sight", calculator::parse_pos(b)?)?;
-                    s.sight = (Some(a), Some(b));
-                }
-                Ok(s)
-            })();
-            match staged {
-                Ok(s) => sandbox(s, screenshot, frames),
-                Err(e) => fail(&e),
-            }
+            cli::tools::sandbox(cli::tools::SandboxArgs {
+                level,
+                tool,
+                shape,
+                at,
+                size,
+                width,
+                angle,
+                toward,
+                token,
+                sight,
+                screenshot,
+                frames,
+            })
         }
-    }
-}
-
-/// `sandbox [LEVEL]`: the rules sandbox, set up by its flags.
-fn sandbox(s: meshal_tactics::client::sandbox::Sandbox, screenshot: Option<String>, frames: u32) -> ExitCode {
-    if !(1..=100_000).contains(&frames) {
-        return fail(&format!("--frames {frames} must be 1..=100000"));
-    }
-    if !cli::display_available() {
-        return fail("the sandbox needs a display ($DISPLAY is not set; try xvfb-run)");
-    }
-    let mut options = window_options(screenshot, frames);
-    options.sandbox = Some(s);
-    match meshal_tactics::app::run_window(options, cli::compendium()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(&e),
-    }
-}
-
-/// Window options for a screen that is not a battle (the editor, the sandbox).
-fn window_options(screenshot: Option<String>, frames: u32) -> meshal_tactics::app::WindowOptions {
-    meshal_tactics::app::WindowOptions {
-        side_profiles: None,
-        level: None,
-        seed: 1,
-        player_side: None,
-        view_side: None,
-        actor: None,
-        ready: None,
-        overlays: None,
-        ai_delay: 0.35,
-        screenshot: screenshot.map(|p| (std::path::PathBuf::from(p), frames)),
-        hover: None,
-        frame_report: None,
-        editor: None,
-        sandbox: None,
-    }
-}
-
-/// `edit [LEVEL]`: the level as its file says (checked only as far as drawing it needs; what
-/// else is wrong is marked in the editor), a new file to create, or a blank level.
-fn edit(level: Option<String>, screenshot: Option<String>, frames: u32) -> ExitCode {
-    let open = match &level {
-        None => None,
-        Some(path) if !std::path::Path::new(path).exists() => {
-            cli::say(&format!("{path} does not exist yet: a blank level, saved there."));
-            let mut doc = meshal_tactics::level::editing::EditorDoc::blank(24, 16);
-            doc.path = Some(path.into());
-            Some((doc.level().clone(), std::path::PathBuf::from(path)))
-        }
-        Some(path) => match meshal_tactics::level::read_level_unchecked(std::path::Path::new(path)) {
-            Ok(l) => Some((l, std::path::PathBuf::from(path))),
-            Err(e) => return fail(&e.to_string()),
-        },
-    };
-    if !(1..=100_000).contains(&frames) {
-        return fail(&format!("--frames {frames} must be 1..=100000"));
-    }
-    if !cli::display_available() {
-        return fail("the editor needs a display ($DISPLAY is not set; try xvfb-run)");
-    }
-    let mut options = window_options(screenshot, frames);
-    options.editor = Some(meshal_tactics::client::editor::OpenInEditor(open));
-    match meshal_tactics::app::run_window(options, cli::compendium()) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => fail(&e),
     }
 }
 

@@ -4,6 +4,7 @@
 
 pub mod batch;
 pub mod run;
+pub mod tools;
 
 use meshal_tactics::files::escape_controls;
 use meshal_tactics::level::compendium::Compendium;
