@@ -59,6 +59,8 @@ pub struct WindowOptions {
     pub editor: Option<crate::client::editor::OpenInEditor>,
     /// Open the rules sandbox, set up so, instead.
     pub sandbox: Option<crate::client::sandbox::Sandbox>,
+    /// Open the replay viewer on this log instead.
+    pub replay: Option<crate::client::replay::ReplayView>,
 }
 
 /// Open the window and play until it is closed.
@@ -103,7 +105,9 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
         },
     )?;
     app.add_systems(OnEnter(Screen::Battle), begin_battle.in_set(BeginBattle));
-    if let Some(sandbox) = opts.sandbox {
+    if let Some(view) = opts.replay {
+        app.insert_resource(view).insert_state(Screen::Replay);
+    } else if let Some(sandbox) = opts.sandbox {
         app.insert_resource(sandbox).insert_state(Screen::Sandbox);
     } else if let Some(open) = opts.editor {
         app.insert_resource(open).insert_state(Screen::Editor);

@@ -153,7 +153,19 @@ enum Command {
         batch: BatchArgs,
     },
     /// Re-execute a log and verify every event.
-    Replay { log: String },
+    Replay {
+        log: String,
+        /// Watch it in the window: step by event or turn, jump to a round, any side's view.
+        #[arg(long)]
+        view: bool,
+        /// With --view: start at this event (1-based).
+        #[arg(long)]
+        at: Option<usize>,
+        #[arg(long)]
+        screenshot: Option<String>,
+        #[arg(long, default_value_t = 30)]
+        frames: u32,
+    },
     /// Run many AI-vs-AI battles: win rates, rounds, casualties, intensity.
     ///
     /// Given several levels (e.g. variants of one encounter), it also prints a comparison table:
@@ -405,7 +417,10 @@ fn main() -> ExitCode {
         Command::Duel { level, a, b, batch: BatchArgs { runs, seed, jobs, json } } => {
             cli::batch::duel(&cli::batch::DuelArgs { level, a, b, runs: runs.unwrap_or(100), seed, jobs, json })
         }
-        Command::Replay { log } => cli::run::replay(&log),
+        Command::Replay { log, view: false, .. } => cli::run::replay(&log),
+        Command::Replay { log, view: true, at, screenshot, frames } => {
+            cli::tools::view_replay(&log, at, screenshot, frames)
+        }
         Command::Sim { levels, batch: BatchArgs { runs, seed, jobs, json }, ai, until_ci, plot } => {
             cli::batch::sim(&cli::batch::SimArgs { levels, runs, seed, jobs, json, ai, until_ci, plot })
         }
@@ -574,6 +589,7 @@ fn play(args: PlayArgs) -> ExitCode {
         frame_report: args.frame_report,
         editor: None,
         sandbox: None,
+        replay: None,
     };
     // Bevy panics while building its renderer when no graphics adapter is usable (no Vulkan
     // driver): say so in one line and play the headless report instead.

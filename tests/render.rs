@@ -516,3 +516,35 @@ fn the_sandbox_shows_both_area_conventions_and_a_line_with_cover() {
     let yellow = sight.count([255, 217, 51], 10, map.0, map.1);
     assert!(yellow > 300, "the line and the square that shelters the target, in the cover colour: {yellow}");
 }
+
+// The replay viewer on a saved skirmish log, opened at an event in round 5: the board (floor,
+// tokens in both sides' colours, the downed crossed out in red) beside the egui panel.
+#[test]
+fn the_replay_viewer_shows_the_battle_at_a_chosen_event() {
+    let dir = std::env::temp_dir().join(format!("meshal-render-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("s3.log.jsonl");
+    let run = Command::new(env!("CARGO_BIN_EXE_meshal-tactics"))
+        .args(["run", "levels/skirmish.level.ron", "--seed", "3", "--quiet", "--log"])
+        .arg(&log)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let Some(shot) =
+        screenshot_of("replay", "replay.png", &[log.to_str().unwrap(), "--view", "--at", "600", "--frames", "20"])
+    else {
+        return;
+    };
+    let (map, panel) = ((0, 1280 - 330), (1280 - 330, 1280));
+    assert!(shot.count(FLOOR, 2, map, (40, 720)) > 40_000, "the map");
+    assert!(shot.count(PLAYER, 12, map, (40, 720)) > 200, "the Company's tokens");
+    assert!(shot.count([230, 26, 26], 12, map, (40, 720)) > 50, "a fallen creature's red cross");
+    assert!(shot.count(EGUI_PANEL, 2, panel, (40, 720)) > 100_000, "the panel");
+    // At the start nobody is down.
+    let Some(start) = screenshot_of("replay", "replay-start.png", &[log.to_str().unwrap(), "--view", "--frames", "20"])
+    else {
+        return;
+    };
+    assert_eq!(start.count([230, 26, 26], 12, map, (40, 720)), 0, "nobody down at the first event");
+}

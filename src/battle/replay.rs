@@ -11,6 +11,43 @@ use crate::level::compendium::Compendium;
 impl Battle {
     /// The battle `recorded` (a whole log, every side's entries) leads to, from `level`.
     pub fn from_log(level: &LoadedLevel, compendium: &Compendium, recorded: &[LogEntry]) -> Result<Battle, String> {
+        Battle::replay_with(level, compendium, recorded, |_| {})
+    }
+
+    /// The battle after each command of a full log, verified as [`Battle::from_log`] verifies it:
+    /// `(entries of the log so far, the battle then)`, the start first. A replay viewer steps
+    /// through these. At most `max` states are kept (a longer log is refused).
+    pub fn states_of_log(
+        level: &LoadedLevel,
+        compendium: &Compendium,
+        recorded: &[LogEntry],
+        max: usize,
+    ) -> Result<Vec<(usize, Battle)>, String> {
+        let mut states = Vec::new();
+        let mut too_long = false;
+        let last = Battle::replay_with(level, compendium, recorded, |b| {
+            if states.len() < max {
+                states.push((b.log().len(), b.clone()));
+            } else {
+                too_long = true;
+            }
+        })?;
+        if too_long {
+            return Err(format!("the log holds more than {max} commands; a viewer keeps at most that many states"));
+        }
+        if states.last().is_none_or(|(n, _)| *n != last.log().len()) {
+            states.push((last.log().len(), last));
+        }
+        Ok(states)
+    }
+
+    /// Replay a full log, calling `each` with the battle at the start and after every command.
+    fn replay_with(
+        level: &LoadedLevel,
+        compendium: &Compendium,
+        recorded: &[LogEntry],
+        mut each: impl FnMut(&Battle),
+    ) -> Result<Battle, String> {
         let Some(Event::BattleStarted { seed, .. }) = recorded.first().map(|e| &e.event) else {
             return Err("the log does not start with BattleStarted".into());
         };
@@ -36,6 +73,7 @@ impl Battle {
                 }
                 i += 1;
             }
+            each(&battle);
             let Some(next) = recorded.get(i) else { break };
             let (creature, command) = match &next.event {
                 Event::CommandAccepted { creature, command } | Event::CommandRejected { creature, command, .. } => {

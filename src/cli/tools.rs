@@ -141,6 +141,7 @@ fn window_options(screenshot: Option<String>, frames: u32) -> meshal_tactics::ap
         frame_report: None,
         editor: None,
         sandbox: None,
+        replay: None,
     }
 }
 
@@ -169,6 +170,32 @@ pub fn edit(level: Option<String>, screenshot: Option<String>, frames: u32) -> E
     let mut options = window_options(screenshot, frames);
     options.editor = Some(meshal_tactics::client::editor::OpenInEditor(open));
     match meshal_tactics::app::run_window(options, super::compendium()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => fail(&e),
+    }
+}
+
+/// `replay LOG --view`: the log re-executed (and so verified), then watched in the window.
+pub fn view_replay(path: &str, at: Option<usize>, screenshot: Option<String>, frames: u32) -> ExitCode {
+    let mut view = match meshal_tactics::client::replay::load_replay(std::path::Path::new(path), compendium()) {
+        Ok(v) => v,
+        Err(e) => return fail(&e),
+    };
+    if let Some(k) = at {
+        if k == 0 || k > view.log.len() {
+            return fail(&format!("--at {k}: the log has events 1..={}", view.log.len()));
+        }
+        view.cursor = k - 1;
+    }
+    if !(1..=100_000).contains(&frames) {
+        return fail(&format!("--frames {frames} must be 1..=100000"));
+    }
+    if !super::display_available() {
+        return fail("the replay viewer needs a display ($DISPLAY is not set; try xvfb-run, or replay without --view)");
+    }
+    let mut options = window_options(screenshot, frames);
+    options.replay = Some(view);
+    match meshal_tactics::app::run_window(options, compendium()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => fail(&e),
     }

@@ -37,6 +37,8 @@ pub struct MenuChoice {
     pub seed: u64,
     /// The autosave, if there is one: ready to continue, or why it cannot be.
     saved: Option<Result<SavedOffer, String>>,
+    /// The newest battle log saved here (the result screen's "save log"), to watch again.
+    last_log: Option<std::path::PathBuf>,
 }
 
 impl MenuChoice {
@@ -48,7 +50,7 @@ impl MenuChoice {
 
 impl Default for MenuChoice {
     fn default() -> Self {
-        MenuChoice { levels: Vec::new(), selected: 0, side: 0, ai: 1, seed: 1, saved: None }
+        MenuChoice { levels: Vec::new(), selected: 0, side: 0, ai: 1, seed: 1, saved: None, last_log: None }
     }
 }
 
@@ -64,6 +66,7 @@ enum MenuAction {
     Continue,
     Edit,
     Sandbox,
+    Replay,
     Quit,
 }
 
@@ -115,6 +118,16 @@ fn find_levels(
         Err(_) => (1, e.path.clone()),
     });
     choice.saved = offer_saved(&content.0);
+    choice.last_log = std::fs::read_dir(".")
+        .map(|entries| {
+            entries
+                .flatten()
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".log.jsonl"))
+                .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+                .max()
+                .map(|(_, p)| p)
+        })
+        .unwrap_or_default();
     // Coming back from a battle, the menu shows the level just played.
     if let Some(s) = setup
         && let Some(k) = choice.levels.iter().position(|e| e.path == s.level.file)
@@ -221,6 +234,22 @@ fn apply(action: MenuAction, choice: &mut MenuChoice, exit: &mut MessageWriter<A
             commands.insert_resource(super::sandbox::Sandbox::new(level.clone()));
             commands.set_state(Screen::Sandbox);
         }
+        MenuAction::Replay => {
+            if let Some(path) = &choice.last_log {
+                let path = path.clone();
+                // Loading needs the compendium: done where the world is at hand.
+                commands.queue(move |world: &mut World| {
+                    let content = world.resource::<Content>().0.clone();
+                    match super::replay::load_replay(&path, &content) {
+                        Ok(view) => {
+                            world.insert_resource(view);
+                            world.resource_mut::<NextState<Screen>>().set(Screen::Replay);
+                        }
+                        Err(e) => warn!("the replay cannot be shown: {e}"),
+                    }
+                });
+            }
+        }
         MenuAction::Quit => {
             exit.write(AppExit::Success);
         }
@@ -256,6 +285,8 @@ fn menu_keys(
         Some(MenuAction::Edit)
     } else if keys.just_pressed(KeyCode::KeyK) {
         Some(MenuAction::Sandbox)
+    } else if keys.just_pressed(KeyCode::KeyV) {
+        Some(MenuAction::Replay)
     } else {
         None
     };
@@ -398,10 +429,13 @@ fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity,
                     row.spawn(button("random (R)", MenuAction::SeedRandom, 15.0));
                 });
                 c.spawn(Node { margin: UiRect::top(px(14)), ..default() }).with_children(|row| {
-                    row.spawn(button("Start battle (Enter)", MenuAction::Start, 20.0));
-                    row.spawn(button("Edit (E)", MenuAction::Edit, 20.0));
-                    row.spawn(button("Rules sandbox (K)", MenuAction::Sandbox, 20.0));
-                    row.spawn(button("Quit (Ctrl+Q)", MenuAction::Quit, 20.0));
+                    row.spawn(button("Start battle (Enter)", MenuAction::Start, 17.0));
+                    row.spawn(button("Edit (E)", MenuAction::Edit, 17.0));
+                    row.spawn(button("Sandbox (K)", MenuAction::Sandbox, 17.0));
+                    if choice.last_log.is_some() {
+                        row.spawn(button("Replay (V)", MenuAction::Replay, 17.0));
+                    }
+                    row.spawn(button("Quit (Ctrl+Q)", MenuAction::Quit, 17.0));
                 });
             }
             Some((Err(why), _, _)) => {
@@ -420,7 +454,7 @@ fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity,
         }
         c.spawn((
             Text::new(
-                "Up/Down: level   S: side   A: difficulty   -/+/R: seed   Enter: start   C: continue   Ctrl+Q: quit",
+                "Up/Down: level  S: side  A: difficulty  -/+/R: seed  Enter: start  C: continue  E: edit  K: sandbox  V: replay  Ctrl+Q: quit",
             ),
             font(13.0),
             TextColor(DIM),

@@ -28,6 +28,7 @@ mod pictures;
 mod play_tests;
 mod popups;
 mod reload;
+pub mod replay;
 mod result;
 pub mod sandbox;
 mod save;
@@ -100,7 +101,15 @@ pub fn plugin(app: &mut App) {
         .add_plugins(screens::plugin)
         .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
         .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin))
-        .add_plugins((stage::plugin, gauges::plugin, tooltip::plugin, editor::plugin, reload::plugin, sandbox::plugin));
+        .add_plugins((
+            stage::plugin,
+            gauges::plugin,
+            tooltip::plugin,
+            editor::plugin,
+            reload::plugin,
+            sandbox::plugin,
+            replay::plugin,
+        ));
 }
 
 /// How the screen is set up.

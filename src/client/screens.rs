@@ -20,6 +20,8 @@ pub enum Screen {
     Editor,
     /// The rules sandbox (`client::sandbox`).
     Sandbox,
+    /// The replay viewer (`client::replay`).
+    Replay,
 }
 
 /// Within the battle screen: playing, or paused with the pause menu open (nobody decides).
@@ -95,6 +97,7 @@ fn title_the_window(
         Screen::Result => format!("Meshal Tactics - {level} - result"),
         Screen::Editor => "Meshal Tactics - editor".to_string(),
         Screen::Sandbox => "Meshal Tactics - rules sandbox".to_string(),
+        Screen::Replay => "Meshal Tactics - replay".to_string(),
     };
     if window.title != title {
         window.title = title;
