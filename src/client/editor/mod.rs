@@ -54,6 +54,15 @@ pub struct TerrainForm {
     pub terrain: Terrain,
 }
 
+/// The form adding a victory condition.
+#[derive(Clone, Debug)]
+pub struct VictoryForm {
+    pub side: String,
+    pub rounds: u32,
+    pub from: (i32, i32),
+    pub to: (i32, i32),
+}
+
 /// Text being typed into a field, not yet an edit (keyed by what it belongs to).
 #[derive(Default)]
 pub struct Drafts {
@@ -87,6 +96,7 @@ pub struct Editor {
     pub problems: Vec<crate::level::editing::Problem>,
     pub drafts: Drafts,
     pub balance: balance::BalancePanel,
+    pub victory_form: VictoryForm,
 }
 
 impl Editor {
@@ -112,6 +122,7 @@ impl Editor {
             problems: Vec::new(),
             drafts: Drafts::default(),
             balance: balance::BalancePanel::default(),
+            victory_form: VictoryForm { side: String::new(), rounds: 8, from: (0, 0), to: (1, 1) },
         }
     }
 

@@ -404,12 +404,55 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
         }
         e.edit(Edit::SetVictory(victory.clone()));
     }
-    for v in &victory {
-        match v {
-            Victory::SurviveRounds { side, rounds } => ui.label(format!("· {side} survives {rounds} rounds")),
-            Victory::ReachZone { side, from, to } => ui.label(format!("· {side} reaches {from:?}–{to:?}")),
+    let mut remove = None;
+    for (k, v) in victory.iter().enumerate() {
+        let text = match v {
+            Victory::SurviveRounds { side, rounds } => format!("{side} wins by surviving {rounds} rounds"),
+            Victory::ReachZone { side, from, to } => format!("{side} wins on reaching {from:?}–{to:?}"),
             Victory::DefeatAllHostiles => continue,
         };
+        ui.horizontal(|ui| {
+            ui.label(format!("· {text}"));
+            if ui.small_button("remove").clicked() {
+                remove = Some(k);
+            }
+        });
+    }
+    if let Some(k) = remove {
+        victory.remove(k);
+        e.edit(Edit::SetVictory(victory.clone()));
+    }
+    let sides: Vec<String> = e.doc.level().sides.iter().map(|s| s.name.clone()).collect();
+    let form = &mut e.victory_form;
+    if !sides.contains(&form.side) {
+        form.side = sides.first().cloned().unwrap_or_default();
+    }
+    ui.horizontal(|ui| {
+        ui.label("add for");
+        choose(ui, "victory-side", &mut form.side, &sides, |s| s.clone());
+    });
+    let mut add = None;
+    ui.horizontal(|ui| {
+        ui.label("survive");
+        ui.add(egui::DragValue::new(&mut form.rounds).range(1..=1000));
+        if ui.button("rounds").clicked() {
+            add = Some(Victory::SurviveRounds { side: form.side.clone(), rounds: form.rounds });
+        }
+    });
+    ui.horizontal(|ui| {
+        ui.label("reach");
+        ui.add(egui::DragValue::new(&mut form.from.0).prefix("x "));
+        ui.add(egui::DragValue::new(&mut form.from.1).prefix("y "));
+        ui.label("to");
+        ui.add(egui::DragValue::new(&mut form.to.0).prefix("x "));
+        ui.add(egui::DragValue::new(&mut form.to.1).prefix("y "));
+        if ui.button("zone").clicked() {
+            add = Some(Victory::ReachZone { side: form.side.clone(), from: form.from, to: form.to });
+        }
+    });
+    if let Some(v) = add {
+        victory.push(v);
+        e.edit(Edit::SetVictory(victory));
     }
     ui.label("Rule variants:");
     let mut r = e.doc.level().ruleset;
