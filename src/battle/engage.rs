@@ -61,6 +61,7 @@ pub enum Undefendable {
     LongTermAction,
     UnseenAttacker,
     FromTheRear,
+    Surprised,
 }
 
 impl Undefendable {
@@ -71,6 +72,7 @@ impl Undefendable {
             Undefendable::LongTermAction => ("TIME-11", "busy with a long-term action"),
             Undefendable::UnseenAttacker => ("ATK-11", "the attacker is unseen"),
             Undefendable::FromTheRear => ("FACE-4", "the attack comes from the rear"),
+            Undefendable::Surprised => ("TIME-E9", "caught unaware: no defense before round 1"),
         };
         Rejection::new(rule, reason)
     }
@@ -243,6 +245,8 @@ impl Battle {
             Err(Undefendable::Unconscious)
         } else if t.long_term.is_some() {
             Err(Undefendable::LongTermAction)
+        } else if t.surprised {
+            Err(Undefendable::Surprised)
         } else if !e.target_perceives {
             Err(Undefendable::UnseenAttacker)
         } else if e.rear {

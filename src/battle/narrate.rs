@@ -28,6 +28,30 @@ fn describe_command(b: &Battle, c: &Command) -> String {
 pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
     Some(match e {
         Event::BattleStarted { level, seed } => format!("Battle begins: {level}, seed {seed}"),
+        Event::EncounterOpened { distance, spots, surprised } => {
+            // One line: reports print an event a line.
+            let mut s = format!("Encounter at {distance} steps (PERC-E7):");
+            for c in spots {
+                let verdict = if c.spotted { "spots them" } else { "does not" };
+                s.push_str(&format!(
+                    " {} ({}) rolls {:?} = {} against {}, {verdict};",
+                    c.side,
+                    name(b, c.spotter),
+                    c.faces,
+                    c.points,
+                    c.difficulty
+                ));
+            }
+            if surprised.is_empty() {
+                s.push_str(" nobody is surprised.");
+            } else {
+                s.push_str(&format!(
+                    "\n  Surprised: {} (a surprise round, 1 AP each, for the others)",
+                    surprised.join(", ")
+                ));
+            }
+            s
+        }
         Event::InitiativeRolled { members, faces, total, tie_breaks } => {
             let who: Vec<_> = members.iter().map(|m| name(b, *m)).collect();
             let tb = if tie_breaks.is_empty() { String::new() } else { format!(", tie-breaks {tie_breaks:?}") };

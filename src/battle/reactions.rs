@@ -36,6 +36,7 @@ impl Battle {
     pub(super) fn may_react(&self, t: CreatureId, attacker: CreatureId, chain: u32, ap: i32) -> bool {
         let f = &self.creatures[t as usize];
         f.can_act()
+            && !f.surprised
             && f.ap >= ap
             && f.reacted_chain != chain
             && f.long_term.is_none()

@@ -127,6 +127,7 @@ impl Battle {
                 delayed_round: None,
                 controller: c.controller,
                 hold: c.hold,
+                surprised: false,
             });
         }
         let n = creatures.len();
@@ -152,11 +153,11 @@ impl Battle {
             announced: vec![false; n * l.sides.len()],
             ai_profiles: Arc::new(compendium.ai_profiles.clone()),
         };
-        battle.start();
+        battle.start(l.encounter_opening);
         Ok(battle)
     }
 
-    fn start(&mut self) {
+    fn start(&mut self, opening: bool) {
         let all = self.all_sides();
         self.log_to(Event::BattleStarted { level: self.level_file.clone(), seed: self.seed }, all);
         // PERC-E4: an ambusher placed hidden where a hostile is adjacent or would spot it in
@@ -182,7 +183,8 @@ impl Battle {
         let order = self.roll_order(&entrants);
         self.order = order;
         self.log_turn_order();
-        self.round = 1;
+        // TIME-E9: a side caught unaware gives the others a surprise round (round 0) first.
+        self.round = if opening && self.open_encounter() { 0 } else { 1 };
         self.begin_round();
     }
 
@@ -225,5 +227,54 @@ impl Battle {
             order.extend(members);
         }
         order
+    }
+
+    /// PERC-E7: the encounter distance (3Σ × 4 steps: 3d6 × 10 ft by GEN-E4; logged for the
+    /// record, since the level places the creatures) and each side's spot check: its best
+    /// spotter (most Spirit dice) rolls Spirit points against the PERC-8 size row of the other
+    /// sides' easiest hostile to spot, or the difficulty it hides at (×2, ×3 concealed). Engine
+    /// decision: with several sides a side spots if it spots any hostile side. When some sides
+    /// spot and others do not, the others are surprised (TIME-E9). Returns whether anyone is.
+    fn open_encounter(&mut self) -> bool {
+        let distance = crate::rules::dice::roll_sum(&mut self.rng, 3) * 4;
+        let mut spots = Vec::new();
+        for s in 0..self.sides.len() {
+            let members = || self.creatures.iter().filter(move |c| c.side == s && c.presence == Presence::Active);
+            let Some(spotter) = members().max_by_key(|c| (c.attrs.dice(Attribute::Spirit), std::cmp::Reverse(c.id)))
+            else {
+                continue;
+            };
+            let difficulty = self
+                .creatures
+                .iter()
+                .filter(|o| o.presence == Presence::Active && self.sides[s].relations[o.side] == Relation::Hostile)
+                .map(|o| o.hidden.unwrap_or_else(|| o.size.search_difficulty()))
+                .min();
+            let Some(difficulty) = difficulty else { continue };
+            let (id, dice) = (spotter.id, spotter.attrs.dice(Attribute::Spirit));
+            let faces = crate::rules::dice::roll_faces(&mut self.rng, dice);
+            let points = crate::rules::dice::points(&faces) as i32;
+            let spotted = crate::rules::dice::attempt_succeeds(points as i64, difficulty);
+            spots.push(SpotCheck { side: self.sides[s].name.clone(), spotter: id, faces, points, difficulty, spotted });
+        }
+        let some = spots.iter().any(|c| c.spotted);
+        let surprised: Vec<String> =
+            if some { spots.iter().filter(|c| !c.spotted).map(|c| c.side.clone()).collect() } else { Vec::new() };
+        for c in self.creatures.iter_mut() {
+            c.surprised = surprised.contains(&self.sides[c.side].name);
+        }
+        let any = !surprised.is_empty();
+        // DICE-E1 / PERC-3: a side sees its own check, and whether it was itself surprised;
+        // the whole record (every roll) is the GM's.
+        let whole = Event::EncounterOpened { distance, spots: spots.clone(), surprised: surprised.clone() };
+        self.log_views(whole, |b, s| {
+            let name = &b.sides[s].name;
+            Some(Event::EncounterOpened {
+                distance,
+                spots: spots.iter().filter(|c| &c.side == name).cloned().collect(),
+                surprised: surprised.iter().filter(|x| *x == name).cloned().collect(),
+            })
+        });
+        any
     }
 }

@@ -86,6 +86,9 @@ pub struct Fighter {
     pub controller: Option<crate::level::ControllerDef>,
     /// The level's order to stay inside this area (GEN-1: a custom rule for this creature).
     pub hold: Option<crate::level::HoldArea>,
+    /// TIME-E9: caught unaware at the opening: no turn in the surprise round and no reaction
+    /// (defense included) until round 1 starts.
+    pub surprised: bool,
 }
 
 impl Fighter {

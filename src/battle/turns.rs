@@ -8,6 +8,9 @@ use crate::level::{Relation, Victory};
 use crate::rules::grid::{Footprint, Pos};
 use crate::rules::movement::Occupant;
 
+/// TIME-E9: AP of a turn in the surprise round.
+pub const SURPRISE_AP: i32 = 1;
+
 /// `turn` before the first slot of a round: advancing wraps it to slot 0.
 const BEFORE_FIRST_SLOT: usize = usize::MAX;
 
@@ -18,6 +21,12 @@ impl Battle {
     }
 
     fn open_round(&mut self) {
+        // TIME-E9: the surprise is over when round 1 starts.
+        if self.round >= 1 {
+            for c in self.creatures.iter_mut() {
+                c.surprised = false;
+            }
+        }
         let all = self.all_sides();
         self.log_to(Event::RoundStarted { round: self.round }, all);
         // Hearing depends on recent noise (PERC-E5): refresh everyone once a round.
@@ -147,9 +156,14 @@ impl Battle {
         if !self.creatures[id as usize].is_active() {
             return false;
         }
+        // TIME-E9: the surprise round is the aware creatures' alone, one AP each.
+        if self.round == 0 && self.creatures[id as usize].surprised {
+            return false;
+        }
         {
+            let surprise_round = self.round == 0;
             let f = &mut self.creatures[id as usize];
-            f.ap = f.max_ap;
+            f.ap = if surprise_round { f.max_ap.min(SURPRISE_AP) } else { f.max_ap };
             f.spent_this_turn = 0;
         }
         self.phase = Phase::Turn(id);

@@ -105,11 +105,31 @@ pub enum Outcome {
 }
 
 /// Everything that happens, in order.
+/// One side's spot check at an encounter's opening (PERC-E7): its best spotter's Spirit roll
+/// against the other side's most visible creature.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpotCheck {
+    pub side: String,
+    pub spotter: CreatureId,
+    pub faces: Vec<u8>,
+    pub points: i32,
+    pub difficulty: i64,
+    pub spotted: bool,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Event {
     BattleStarted {
         level: String,
         seed: u64,
+    },
+    /// PERC-E7: the encounter rolls — the distance (3Σ × 4 steps, for the record: the level
+    /// places the creatures) and each side's spot check; the sides that failed while another
+    /// succeeded are surprised (TIME-E9).
+    EncounterOpened {
+        distance: u32,
+        spots: Vec<SpotCheck>,
+        surprised: Vec<String>,
     },
     /// TIME-2 / TIME-3 / TIME-5: `members` share the slot of a group roll.
     InitiativeRolled {
@@ -331,6 +351,7 @@ impl Event {
         use Event::*;
         match self {
             BattleStarted { .. } | RoundStarted { .. } | RoundEnded { .. } | BattleEnded { .. } => vec![],
+            EncounterOpened { spots, .. } => spots.iter().map(|s| s.spotter).collect(),
             InitiativeRolled { members, .. } => members.clone(),
             TurnOrder { order } => order.clone(),
             CommandAccepted { creature, command } => {

@@ -40,6 +40,7 @@ pub fn plugin(app: &mut App) {
 pub fn rule_for(e: &Event) -> &'static str {
     match e {
         Event::BattleStarted { .. } => "TIME-1: a Moment starts when combat does",
+        Event::EncounterOpened { .. } => "PERC-E7: encounter distance and spot checks; TIME-E9: a surprise round",
         Event::InitiativeRolled { .. } => "TIME-2: initiative is an Activeness roll; TIME-3: ties",
         Event::TurnOrder { .. } => "TIME-2: turns go by initiative, highest first",
         Event::RoundStarted { .. } | Event::RoundEnded { .. } => "TIME-6: a round is every creature's turn once",

@@ -59,6 +59,8 @@ pub enum Edit {
     SetVictory(Vec<Victory>),
     SetMaxRounds(u32),
     SetRuleset(Ruleset),
+    /// PERC-E7 / TIME-E9: open with spot checks and perhaps a surprise round.
+    SetOpening(bool),
     SetName {
         name: String,
         description: String,
@@ -308,6 +310,7 @@ impl EditorDoc {
                 l.max_rounds = r;
             }
             Edit::SetRuleset(r) => l.ruleset = r,
+            Edit::SetOpening(on) => l.encounter_opening = on,
             Edit::Replace(level) => *l = *level,
             Edit::SetName { name, description } => {
                 if name.trim().is_empty() {

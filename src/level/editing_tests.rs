@@ -35,6 +35,7 @@ fn every_edit_changes_the_level_and_undo_redo_walk_back_and_forth() {
         Edit::Resize { width: 30, height: 18, fill: '.' },
         Edit::SetMaxRounds(25),
         Edit::SetRuleset(Ruleset { overreach: false, ..Ruleset::default() }),
+        Edit::SetOpening(true),
         Edit::SetName { name: "Quarry, harder".into(), description: "".into() },
     ];
     let mut states = vec![doc.level().clone()];
@@ -58,6 +59,7 @@ fn every_edit_changes_the_level_and_undo_redo_walk_back_and_forth() {
     assert_eq!(doc.glyph_at(Pos::new(29, 17)), Some('.'), "new squares are filled");
     assert_eq!(doc.glyph_at(Pos::new(5, 5)), Some('#'), "the south-west corner stays put");
     assert_eq!(l.max_rounds, 25);
+    assert!(l.encounter_opening);
     assert!(doc.dirty);
     assert!(doc.validate(c).is_ok(), "{:?}", doc.problems(c));
     // Undo walks back through every state, redo forward again.

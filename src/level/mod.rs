@@ -162,6 +162,10 @@ pub struct Level {
     /// The battle is a draw after this many rounds.
     #[serde(default = "default_max_rounds", skip_serializing_if = "is_default_max_rounds")]
     pub max_rounds: u32,
+    /// PERC-E7 / TIME-E9: open with the encounter rolls (distance, each side's spot check) and,
+    /// when only one side spots the other, a surprise turn for it before round 1.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub encounter_opening: bool,
 }
 
 fn default_victory() -> Vec<Victory> {

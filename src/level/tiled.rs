@@ -10,7 +10,8 @@
 //!   creature's, its square is where the object's point (or its tile's foot) lies, and its
 //!   properties are `template` and `side` (both required), `facing`, `posture`, `controller`
 //!   (`Human` or `Ai`), `ai` (a profile) and `hidden` (bool);
-//! - map properties `name`, `description`, `max_rounds`, `human` (the side a person plays).
+//! - map properties `name`, `description`, `max_rounds`, `human` (the side a person plays),
+//!   `encounter_opening` (bool: PERC-E7's spot checks and a surprise round).
 //!
 //! Unknown properties, unknown terrains and creatures off the map are errors naming the object
 //! or square; the result is checked like any level file before anything is written.
@@ -74,6 +75,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
     // Map properties.
     let mut level_name = path.file_stem().map_or("Imported map".into(), |s| s.to_string_lossy().into_owned());
     let (mut description, mut max_rounds, mut human) = (String::new(), 40u32, None::<String>);
+    let mut encounter_opening = false;
     let mut terrains: BTreeMap<String, Terrain> = BTreeMap::new();
     let mut props: Vec<(&String, &PropertyValue)> = map.properties.iter().collect();
     props.sort_by_key(|(k, _)| k.as_str());
@@ -89,6 +91,10 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
                     _ => return Err(err(format!("map property 'max_rounds' must be an int 1..=1000, not {value:?}"))),
                 }
             }
+            "encounter_opening" => match value {
+                PropertyValue::BoolValue(b) => encounter_opening = *b,
+                _ => return Err(err("map property 'encounter_opening' must be a bool".into())),
+            },
             k if k.starts_with("terrain.") => {
                 let name = &k["terrain.".len()..];
                 let t: Terrain = ron::from_str(&s()?).map_err(|e| err(format!("map property '{key}': {e}")))?;
@@ -96,7 +102,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
             }
             other => {
                 return Err(err(format!(
-                    "unknown map property '{other}' (known: name, description, max_rounds, human, terrain.NAME)"
+                    "unknown map property '{other}' (known: name, description, max_rounds, human, encounter_opening, terrain.NAME)"
                 )));
             }
         }
@@ -223,6 +229,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
         victory: vec![super::Victory::DefeatAllHostiles],
         ruleset: Default::default(),
         max_rounds,
+        encounter_opening,
     };
     // The same checks as any level file.
     let doc = super::editing::EditorDoc::new(level, None);

@@ -454,6 +454,10 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
         victory.push(v);
         e.edit(Edit::SetVictory(victory));
     }
+    let mut opening = e.doc.level().encounter_opening;
+    if ui.checkbox(&mut opening, "encounter opening: spot checks, surprise round (PERC-E7, TIME-E9)").changed() {
+        e.edit(Edit::SetOpening(opening));
+    }
     ui.label("Rule variants:");
     let mut r = e.doc.level().ruleset;
     ui.checkbox(&mut r.facing, "facing (FACE)");
