@@ -46,7 +46,7 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
                 s.push_str(" nobody is surprised.");
             } else {
                 s.push_str(&format!(
-                    "\n  Surprised: {} (a surprise round, 1 AP each, for the others)",
+                    " surprised: {} (a surprise round, 1 AP each, for the others).",
                     surprised.join(", ")
                 ));
             }
