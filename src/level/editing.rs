@@ -56,6 +56,13 @@ pub enum Edit {
         fill: char,
     },
     SetSides(Vec<SideDef>),
+    /// Rename a side everywhere it is named: its creatures, relations, victory conditions.
+    RenameSide {
+        from: String,
+        to: String,
+    },
+    /// Remove a side that has no creatures (and every relation to it).
+    RemoveSide(String),
     SetVictory(Vec<Victory>),
     SetMaxRounds(u32),
     SetRuleset(Ruleset),
@@ -302,6 +309,48 @@ impl EditorDoc {
                 l.map = rows;
             }
             Edit::SetSides(sides) => l.sides = sides,
+            Edit::RenameSide { from, to } => {
+                let to = to.trim().to_string();
+                if to.is_empty() || to.len() > 64 {
+                    return Err("a side needs a name of 1 to 64 characters".into());
+                }
+                if l.sides.iter().any(|s| s.name == to) {
+                    return Err(format!("a side is already called \"{to}\""));
+                }
+                let Some(side) = l.sides.iter_mut().find(|s| s.name == from) else {
+                    return Err(format!("there is no side \"{from}\""));
+                };
+                side.name = to.clone();
+                for s in l.sides.iter_mut() {
+                    if let Some(r) = s.relations.remove(&from) {
+                        s.relations.insert(to.clone(), r);
+                    }
+                }
+                for c in l.creatures.iter_mut().filter(|c| c.side == from) {
+                    c.side = to.clone();
+                }
+                for v in l.victory.iter_mut() {
+                    match v {
+                        Victory::SurviveRounds { side, .. } | Victory::ReachZone { side, .. } if *side == from => {
+                            *side = to.clone()
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            Edit::RemoveSide(name) => {
+                if l.creatures.iter().any(|c| c.side == name) {
+                    return Err(format!("side \"{name}\" still has creatures: move or delete them first"));
+                }
+                if l.sides.len() <= 2 {
+                    return Err("a level needs two sides".into());
+                }
+                l.sides.retain(|s| s.name != name);
+                for s in l.sides.iter_mut() {
+                    s.relations.remove(&name);
+                }
+                l.victory.retain(|v| !matches!(v, Victory::SurviveRounds { side, .. } | Victory::ReachZone { side, .. } if *side == name));
+            }
             Edit::SetVictory(v) => l.victory = v,
             Edit::SetMaxRounds(r) => {
                 if !(1..=1000).contains(&r) {

@@ -178,6 +178,34 @@ fn a_blank_level_is_valid_and_names_stay_unique() {
 }
 
 #[test]
+fn a_side_is_renamed_everywhere_and_removed_only_when_empty() {
+    let c = builtin_compendium();
+    let mut doc = skirmish();
+    doc.apply(Edit::SetVictory(vec![
+        Victory::DefeatAllHostiles,
+        Victory::SurviveRounds { side: "Pack".into(), rounds: 9 },
+    ]))
+    .unwrap();
+    doc.apply(Edit::RenameSide { from: "Pack".into(), to: "Wolves".into() }).unwrap();
+    let l = doc.level();
+    assert!(l.sides.iter().any(|s| s.name == "Wolves") && !l.sides.iter().any(|s| s.name == "Pack"));
+    assert!(l.creatures.iter().filter(|k| k.template == "grey_wolf").all(|k| k.side == "Wolves"));
+    assert!(matches!(&l.victory[1], Victory::SurviveRounds { side, .. } if side == "Wolves"));
+    assert!(doc.validate(c).is_ok(), "{:?}", doc.problems(c));
+    assert!(
+        doc.apply(Edit::RenameSide { from: "Wolves".into(), to: "Company".into() }).unwrap_err().contains("already")
+    );
+    assert!(doc.apply(Edit::RemoveSide("Wolves".into())).unwrap_err().contains("still has creatures"));
+    let mut sides = doc.level().sides.clone();
+    sides.push(SideDef { name: "Crows".into(), relations: Default::default(), human: false, ai: None });
+    doc.apply(Edit::SetSides(sides)).unwrap();
+    assert!(!doc.problems(c).is_empty(), "a side with no creature is a problem until fixed");
+    doc.apply(Edit::RemoveSide("Crows".into())).unwrap();
+    assert!(doc.problems(c).is_empty());
+    assert!(doc.apply(Edit::RemoveSide("Company".into())).is_err());
+}
+
+#[test]
 fn a_brush_stroke_is_one_undo_step() {
     let mut doc = skirmish();
     let before = doc.level().clone();

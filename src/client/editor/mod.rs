@@ -69,6 +69,7 @@ pub struct Drafts {
     pub creature_name: Option<(usize, String)>,
     pub level_name: Option<(usize, String)>,
     pub description: Option<(usize, String)>,
+    pub side_name: Option<(usize, String)>,
 }
 
 /// The editor's state: the document and what the GM has chosen.

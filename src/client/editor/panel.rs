@@ -262,6 +262,26 @@ fn creature_form(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium, i: usize) {
         ui.end_row();
         ui.label("overrides");
         ui.vertical(|ui| {
+            for (label, keys, chosen) in [
+                ("weapons", c.weapons.keys().cloned().collect::<Vec<_>>(), &mut d.overrides.weapons),
+                ("armour", c.armour.keys().cloned().collect::<Vec<_>>(), &mut d.overrides.armour),
+            ] {
+                let mut set = chosen.is_some();
+                ui.checkbox(&mut set, format!("{label} (instead of the template's)"));
+                if set {
+                    let list = chosen.get_or_insert_with(Vec::new);
+                    ui.horizontal_wrapped(|ui| {
+                        for k in &keys {
+                            let mut on = list.contains(k);
+                            if ui.checkbox(&mut on, k).changed() {
+                                if on { list.push(k.clone()) } else { list.retain(|x| x != k) }
+                            }
+                        }
+                    });
+                } else {
+                    *chosen = None;
+                }
+            }
             for (label, v) in [
                 ("might", &mut d.overrides.might),
                 ("activeness", &mut d.overrides.activeness),
@@ -320,10 +340,17 @@ fn sides_section(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium) {
     let names: Vec<String> = sides.iter().map(|s| s.name.clone()).collect();
     let mut profiles: Vec<Option<String>> = vec![None];
     profiles.extend(c.ai_profiles.keys().cloned().map(Some));
+    let mut rename = None;
+    let mut remove = None;
     for (k, s) in sides.iter_mut().enumerate() {
         ui.horizontal(|ui| {
             ui.label(format!("{}.", k + 1));
-            ui.label(&s.name);
+            if let Some(to) = draft_field(ui, &mut e.drafts.side_name, k, &s.name, false) {
+                rename = Some((s.name.clone(), to));
+            }
+            if ui.small_button("x").on_hover_text("remove this side (once it has no creatures)").clicked() {
+                remove = Some(s.name.clone());
+            }
             ui.checkbox(&mut s.human, "human");
             choose(ui, &format!("side-ai-{k}"), &mut s.ai, &profiles, |p| p.clone().unwrap_or_else(|| "normal".into()));
         });
@@ -346,6 +373,14 @@ fn sides_section(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium) {
                 o.relations.insert(sides_name(&before, k), r);
             }
         }
+    }
+    if let Some((from, to)) = rename {
+        e.edit(Edit::RenameSide { from, to });
+        return;
+    }
+    if let Some(name) = remove {
+        e.edit(Edit::RemoveSide(name));
+        return;
     }
     if sides != before {
         e.edit(Edit::SetSides(sides.clone()));
