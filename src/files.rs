@@ -146,6 +146,14 @@ pub fn write_atomically_via(
     if path.is_dir() {
         return Err(error(path, "is a directory"));
     }
+    // A device, a pipe or a socket at the name is never replaced by a file (as root, a rename
+    // over /dev/null would succeed). A symlink there is replaced, never followed.
+    if let Ok(m) = std::fs::symlink_metadata(path)
+        && !m.file_type().is_file()
+        && !m.file_type().is_symlink()
+    {
+        return Err(error(path, "is a device, pipe or socket, not a file to write"));
+    }
     let (tmp, mut file) = create_temporary(&dir, &name.to_string_lossy()).map_err(|e| error(path, e))?;
     let written = write(&mut file, bytes).and_then(|_| file.sync_all());
     drop(file);
@@ -277,5 +285,15 @@ mod tests {
         assert_eq!(escape_controls("Red Wolf"), "Red Wolf");
         assert_eq!(escape_controls("\u{1b}[2JEvil\nline"), "\\u{1b}[2JEvil\\u{a}line");
         assert_eq!(escape_controls("a\u{202e}b"), "a\\u{202e}b");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_atomic_write_never_replaces_a_device() {
+        let err = write_atomically(Path::new("/dev/null"), b"x").unwrap_err();
+        assert!(err.to_string().contains("device"), "{err}");
+        assert!(!std::fs::metadata("/dev/null").unwrap().file_type().is_file(), "/dev/null is still a device");
+        let d = scratch("device");
+        assert!(std::fs::read_dir(&d).unwrap().next().is_none());
     }
 }

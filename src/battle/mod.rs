@@ -32,6 +32,7 @@ pub use attack::PendingAttack;
 pub use engage::{Engagement, ReachError, Undefendable};
 pub use explain::{AiExplained, Explanation, Explanations, LookAheadReport, OptionScore};
 pub use query::{AttackNumbers, AttackPreview, AttackQuery, DefenseOption, StepOption, WindowPreview};
+pub use replay::{CHECKPOINT_EVERY, LogStates};
 pub use setup::{MAX_SIDES, SetupError};
 pub use state::{Armed, Battle, Fighter, Phase, Placement, Presence, ReactionWindow};
 pub use strike_from::StrikeFrom;

@@ -14,31 +14,33 @@ impl Battle {
         Battle::replay_with(level, compendium, recorded, |_| {})
     }
 
-    /// The battle after each command of a full log, verified as [`Battle::from_log`] verifies it:
-    /// `(entries of the log so far, the battle then)`, the start first. A replay viewer steps
-    /// through these. At most `max` states are kept (a longer log is refused).
-    pub fn states_of_log(
+    /// A full log replayed (and verified as [`Battle::from_log`] verifies it) into what a
+    /// viewer needs to show the battle after any of its commands: where each command's events
+    /// end, and a checkpoint every [`CHECKPOINT_EVERY`] commands. Memory stays linear in the log
+    /// (a checkpoint holds no log of its own); a state between checkpoints is replayed from the
+    /// one before (a few dozen commands, microseconds each).
+    pub fn log_states(
         level: &LoadedLevel,
         compendium: &Compendium,
         recorded: &[LogEntry],
-        max: usize,
-    ) -> Result<Vec<(usize, Battle)>, String> {
-        let mut states = Vec::new();
-        let mut too_long = false;
-        let last = Battle::replay_with(level, compendium, recorded, |b| {
-            if states.len() < max {
-                states.push((b.log().len(), b.clone()));
-            } else {
-                too_long = true;
+    ) -> Result<LogStates, String> {
+        let mut boundaries = Vec::new();
+        let mut checkpoints = Vec::new();
+        Battle::replay_with(level, compendium, recorded, |b| {
+            if boundaries.len() % CHECKPOINT_EVERY == 0 {
+                checkpoints.push((b.log.len(), b.without_log()));
             }
+            boundaries.push(b.log.len());
         })?;
-        if too_long {
-            return Err(format!("the log holds more than {max} commands; a viewer keeps at most that many states"));
-        }
-        if states.last().is_none_or(|(n, _)| *n != last.log().len()) {
-            states.push((last.log().len(), last));
-        }
-        Ok(states)
+        Ok(LogStates { boundaries, checkpoints, recorded: recorded.to_vec() })
+    }
+
+    /// A copy of the battle with an empty log (its events live elsewhere), without copying it.
+    fn without_log(&mut self) -> Battle {
+        let log = std::mem::take(&mut self.log);
+        let copy = self.clone();
+        self.log = log;
+        copy
     }
 
     /// Replay a full log, calling `each` with the battle at the start and after every command.
@@ -46,7 +48,7 @@ impl Battle {
         level: &LoadedLevel,
         compendium: &Compendium,
         recorded: &[LogEntry],
-        mut each: impl FnMut(&Battle),
+        mut each: impl FnMut(&mut Battle),
     ) -> Result<Battle, String> {
         let Some(Event::BattleStarted { seed, .. }) = recorded.first().map(|e| &e.event) else {
             return Err("the log does not start with BattleStarted".into());
@@ -73,7 +75,7 @@ impl Battle {
                 }
                 i += 1;
             }
-            each(&battle);
+            each(&mut battle);
             let Some(next) = recorded.get(i) else { break };
             let (creature, command) = match &next.event {
                 Event::CommandAccepted { creature, command } | Event::CommandRejected { creature, command, .. } => {
@@ -87,5 +89,54 @@ impl Battle {
             return diverged(recorded.len(), battle.log().get(recorded.len()), None);
         }
         Ok(battle)
+    }
+}
+
+/// Commands between two checkpoints of [`LogStates`].
+pub const CHECKPOINT_EVERY: usize = 32;
+
+/// A verified log and the means to rebuild the battle after any of its commands.
+#[derive(Clone)]
+pub struct LogStates {
+    /// Log length after each command (the start first).
+    boundaries: Vec<usize>,
+    /// (log length, the battle then, without its log), every [`CHECKPOINT_EVERY`] commands.
+    checkpoints: Vec<(usize, Battle)>,
+    recorded: Vec<LogEntry>,
+}
+
+impl LogStates {
+    pub fn log(&self) -> &[LogEntry] {
+        &self.recorded
+    }
+
+    /// The log length after the command that entry `k` belongs to (the start's events belong
+    /// to the start).
+    pub fn boundary_of(&self, k: usize) -> usize {
+        let i = self.boundaries.partition_point(|&n| n <= k);
+        self.boundaries[i.min(self.boundaries.len() - 1)]
+    }
+
+    /// The battle once the log had `len` entries (`len` a boundary), its log holding only the
+    /// entries since the checkpoint it was rebuilt from.
+    pub fn battle_at(&self, len: usize) -> Battle {
+        let c = self.checkpoints.partition_point(|(n, _)| *n <= len).saturating_sub(1);
+        let (start, checkpoint) = &self.checkpoints[c];
+        let mut b = checkpoint.clone();
+        let mut at = *start;
+        while at < len {
+            let Some(next) = self.recorded.get(at) else { break };
+            let (creature, command) = match &next.event {
+                Event::CommandAccepted { creature, command } | Event::CommandRejected { creature, command, .. } => {
+                    (*creature, command.clone())
+                }
+                // A verified log has a command at every boundary; anything else ends the walk.
+                _ => break,
+            };
+            let before = b.log.len();
+            let _ = b.submit(creature, command);
+            at += b.log.len() - before;
+        }
+        b
     }
 }

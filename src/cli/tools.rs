@@ -185,7 +185,7 @@ pub fn view_replay(path: &str, at: Option<usize>, screenshot: Option<String>, fr
         if k == 0 || k > view.log.len() {
             return fail(&format!("--at {k}: the log has events 1..={}", view.log.len()));
         }
-        view.cursor = k - 1;
+        view.set_cursor(k - 1);
     }
     if !(1..=100_000).contains(&frames) {
         return fail(&format!("--frames {frames} must be 1..=100000"));

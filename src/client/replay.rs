@@ -11,21 +11,19 @@ use super::editor::{BAR, PANEL, fitted_view, outline};
 use super::screens::Screen;
 use super::{TILE, Viewer, square_centre};
 use crate::battle::narrate::narrate;
-use crate::battle::{Battle, Event, LogEntry};
+use crate::battle::{Battle, Event, LogEntry, LogStates};
 use bevy::prelude::*;
 use bevy_egui::{EguiContexts, EguiPrimaryContextPass, egui};
-
-/// The most commands a viewed log may hold (states kept in memory).
-pub const MAX_STATES: usize = 50_000;
 
 /// A replay being watched.
 #[derive(Resource)]
 pub struct ReplayView {
-    /// (entries of the log so far, the battle then), the start first.
-    states: Vec<(usize, Battle)>,
+    states: LogStates,
     pub log: Vec<LogEntry>,
     /// The entry shown (0-based); the board shows the battle once it has been logged.
-    pub cursor: usize,
+    cursor: usize,
+    /// The battle after the current entry's command: (that command's log length, the battle).
+    current: (usize, Battle),
     pub playing: bool,
     /// Entries a second while playing.
     pub speed: f32,
@@ -36,15 +34,40 @@ pub struct ReplayView {
 }
 
 impl ReplayView {
-    pub fn new(states: Vec<(usize, Battle)>, log: Vec<LogEntry>) -> ReplayView {
-        ReplayView { states, log, cursor: 0, playing: false, speed: 8.0, side: None, jump_round: 1, clock: 0.0 }
+    pub fn new(states: LogStates) -> ReplayView {
+        let log = states.log().to_vec();
+        let first = states.boundary_of(0);
+        let current = (first, states.battle_at(first));
+        ReplayView {
+            states,
+            log,
+            cursor: 0,
+            current,
+            playing: false,
+            speed: 8.0,
+            side: None,
+            jump_round: 1,
+            clock: 0.0,
+        }
     }
 
-    /// The battle as it stood once entry `cursor` had been logged: the first state whose log
-    /// reaches past it.
+    pub fn cursor(&self) -> usize {
+        self.cursor
+    }
+
+    /// Show entry `k` (clamped to the log): the battle is rebuilt when it belongs to another
+    /// command.
+    pub fn set_cursor(&mut self, k: usize) {
+        self.cursor = k.min(self.log.len().saturating_sub(1));
+        let boundary = self.states.boundary_of(self.cursor);
+        if boundary != self.current.0 {
+            self.current = (boundary, self.states.battle_at(boundary));
+        }
+    }
+
+    /// The battle as it stood once the command of entry `cursor` had been carried out.
     pub fn battle(&self) -> &Battle {
-        let i = self.states.partition_point(|(n, _)| *n <= self.cursor);
-        &self.states[i.min(self.states.len() - 1)].1
+        &self.current.1
     }
 
     pub fn viewer(&self) -> Viewer {
@@ -69,7 +92,7 @@ impl ReplayView {
                 break;
             }
         }
-        self.cursor = i;
+        self.set_cursor(i);
     }
 
     /// To the next (or previous) turn's start.
@@ -80,13 +103,13 @@ impl ReplayView {
         } else {
             (0..self.cursor).rev().find(|&i| is_turn(&self.log[i]) && self.shows(i))
         };
-        self.cursor = found.unwrap_or(if forward { self.log.len() - 1 } else { 0 });
+        self.set_cursor(found.unwrap_or(if forward { self.log.len() - 1 } else { 0 }));
     }
 
     /// To the start of round `r` (or the end when the battle never reached it).
     pub fn jump_to_round(&mut self, r: u32) {
         let at = self.log.iter().position(|e| matches!(e.event, Event::RoundStarted { round } if round >= r));
-        self.cursor = at.unwrap_or(self.log.len().saturating_sub(1));
+        self.set_cursor(at.unwrap_or(self.log.len().saturating_sub(1)));
     }
 }
 
@@ -158,10 +181,10 @@ fn keys(mut view: ResMut<ReplayView>, keys: Res<ButtonInput<KeyCode>>, mut comma
         view.playing = !view.playing;
     }
     if keys.just_pressed(KeyCode::Home) {
-        view.cursor = 0;
+        view.set_cursor(0);
     }
     if keys.just_pressed(KeyCode::End) {
-        view.cursor = view.log.len().saturating_sub(1);
+        view.set_cursor(usize::MAX);
     }
     if keys.just_pressed(KeyCode::Escape) {
         commands.set_state(Screen::Menu);
@@ -227,7 +250,7 @@ fn panel(mut contexts: EguiContexts, view: Option<ResMut<ReplayView>>, mut comma
     egui::Panel::top("replay-bar").exact_size(BAR).show(&mut root, |ui| {
         ui.horizontal_centered(|ui| {
             if ui.button("|<").on_hover_text("Home").clicked() {
-                v.cursor = 0;
+                v.set_cursor(0);
             }
             if ui.button("<< turn").on_hover_text("Shift+Left").clicked() {
                 v.step_turn(false);
@@ -246,7 +269,7 @@ fn panel(mut contexts: EguiContexts, view: Option<ResMut<ReplayView>>, mut comma
                 v.step_turn(true);
             }
             if ui.button(">|").on_hover_text("End").clicked() {
-                v.cursor = v.log.len().saturating_sub(1);
+                v.set_cursor(usize::MAX);
             }
             ui.separator();
             ui.label("speed");
@@ -341,8 +364,8 @@ pub fn load_replay(
     };
     let level = crate::level::load_level(std::path::Path::new(level), compendium)
         .map_err(|e| format!("{shown}: the log's level: {e}"))?;
-    let states = Battle::states_of_log(&level, compendium, &log, MAX_STATES).map_err(|e| format!("{shown}: {e}"))?;
-    Ok(ReplayView::new(states, log))
+    let states = Battle::log_states(&level, compendium, &log).map_err(|e| format!("{shown}: {e}"))?;
+    Ok(ReplayView::new(states))
 }
 
 #[cfg(test)]
@@ -355,7 +378,8 @@ mod tests {
     #[test]
     fn the_viewer_state_at_each_step_is_the_battles_state_then() {
         let c = builtin_compendium();
-        let level = parse_level("levels/duel.level.ron", include_str!("../../levels/duel.level.ron"), c).unwrap();
+        let level =
+            parse_level("levels/skirmish.level.ron", include_str!("../../levels/skirmish.level.ron"), c).unwrap();
         let mut b = Battle::new(&level, c, 5).unwrap();
         // Play it, keeping the battle after every decision.
         let mut truth: Vec<(usize, Battle)> = vec![(b.log().len(), b.clone())];
@@ -367,34 +391,36 @@ mod tests {
             truth.push((b.log().len(), b.clone()));
         }
         assert!(b.outcome().is_some());
-        let mut view =
-            ReplayView::new(Battle::states_of_log(&level, c, b.log(), MAX_STATES).unwrap(), b.log().to_vec());
-        for (len, want) in truth.iter().skip(1) {
-            // The last entry of that command: the viewer shows the battle as it was then.
-            view.cursor = len - 1;
+        let mut view = ReplayView::new(Battle::log_states(&level, c, b.log()).unwrap());
+        assert!(truth.len() > 2 * crate::battle::CHECKPOINT_EVERY, "long enough to cross checkpoints");
+        // Forward, then backward: each command's last entry shows the battle as it was then.
+        let order: Vec<&(usize, Battle)> = truth.iter().skip(1).chain(truth.iter().skip(1).rev()).collect();
+        for (len, want) in order {
+            view.set_cursor(len - 1);
             let got = view.battle();
-            assert_eq!(got.log().len(), *len);
             assert_eq!(format!("{:?}", got.creatures()), format!("{:?}", want.creatures()), "at entry {}", len - 1);
-            assert_eq!(got.round(), want.round());
+            assert_eq!((got.round(), got.awaiting()), (want.round(), want.awaiting()));
         }
         // Stepping: by event, by turn, to a round, and back.
-        view.cursor = 0;
+        view.set_cursor(0);
         view.step_turn(true);
-        assert!(matches!(view.log[view.cursor].event, Event::TurnStarted { .. }));
-        let first_turn = view.cursor;
+        assert!(matches!(view.log[view.cursor()].event, Event::TurnStarted { .. }));
+        let first_turn = view.cursor();
         view.step(true);
-        assert_eq!(view.cursor, first_turn + 1);
+        assert_eq!(view.cursor(), first_turn + 1);
         view.step(false);
-        assert_eq!(view.cursor, first_turn);
+        assert_eq!(view.cursor(), first_turn);
         view.jump_to_round(2);
-        assert!(matches!(view.log[view.cursor].event, Event::RoundStarted { round: 2 }));
+        assert!(matches!(view.log[view.cursor()].event, Event::RoundStarted { round: 2 }));
         assert_eq!(view.battle().round(), 2);
         // A side's view skips what that side was not told.
         view.side = Some(1);
-        view.cursor = 0;
+        view.set_cursor(0);
         for _ in 0..50 {
             view.step(true);
-            assert!(view.log[view.cursor].visible_to.contains(&"Red".to_string()) || view.cursor == view.log.len() - 1);
+            assert!(
+                view.log[view.cursor()].visible_to.contains(&"Pack".to_string()) || view.cursor() == view.log.len() - 1
+            );
         }
     }
 

@@ -64,6 +64,23 @@ fn text(v: &PropertyValue) -> Option<String> {
 pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
     let file = path.display().to_string();
     let err = |m: String| format!("{file}: {m}");
+    // The map's size is checked before Tiled builds its layers: a hostile file must not make
+    // it allocate billions of tiles.
+    let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| e.to_string())?;
+    if let Some(tag) = source.find("<map").map(|i| &source[i..source[i..].find('>').map_or(source.len(), |j| i + j)]) {
+        for attr in ["width", "height"] {
+            let value = tag
+                .split_whitespace()
+                .find_map(|kv| kv.strip_prefix(&format!("{attr}=\"")).map(|v| v.trim_end_matches(['"', '/'])));
+            let too_big = value.is_some_and(|v| v.len() > 9 || v.parse::<u32>().is_ok_and(|n| n > 256));
+            if too_big {
+                return Err(err(format!(
+                    "the map's {attr} is {}; a level is at most 256 squares a side",
+                    value.unwrap_or("?")
+                )));
+            }
+        }
+    }
     let map = tiled::Loader::with_reader(BoundedReader).load_tmx_map(path).map_err(|e| err(e.to_string()))?;
     if map.orientation != tiled::Orientation::Orthogonal {
         return Err(err(format!("the map is {:?}; only orthogonal maps are squares", map.orientation)));

@@ -72,6 +72,14 @@ fn bad_maps_are_refused_naming_what_and_where() {
             "has no string property 'terrain'",
         ),
         (EXAMPLE.replace("</objectgroup>", ""), ""),
+        (
+            EXAMPLE.replace("width=\"12\" height=\"8\" tilewidth", "width=\"4000000000\" height=\"8\" tilewidth"),
+            "at most 256",
+        ),
+        (
+            EXAMPLE.replace("width=\"12\" height=\"8\" tilewidth", "width=\"12\" height=\"300\" tilewidth"),
+            "height is 300",
+        ),
         // Two creatures on one square: the level's own check, passed on.
         (EXAMPLE.replace("x=\"80\" y=\"144\"", "x=\"48\" y=\"144\""), "overlaps"),
     ] {
