@@ -123,7 +123,14 @@ pub fn plugin(app: &mut App) {
         .add_systems(EguiPrimaryContextPass, panel.run_if(in_state(Screen::Sandbox)))
         .add_systems(
             Update,
-            (pointer.run_if(not(egui_wants_any_pointer_input)), keys, draw)
+            (
+                pointer.run_if(not(egui_wants_any_pointer_input)),
+                super::editor::zoom_and_pan.run_if(
+                    not(egui_wants_any_pointer_input).and_then(not(bevy_egui::input::egui_wants_any_keyboard_input)),
+                ),
+                keys,
+                draw,
+            )
                 .chain()
                 .run_if(in_state(Screen::Sandbox).and_then(resource_exists::<Sandbox>)),
         );

@@ -190,12 +190,52 @@ pub fn plugin(app: &mut App) {
             (
                 pointer.run_if(not(egui_wants_any_pointer_input)),
                 keys.run_if(not(egui_wants_any_keyboard_input)),
+                zoom_and_pan.run_if(not(egui_wants_any_pointer_input).and_then(not(egui_wants_any_keyboard_input))),
                 redraw_map,
                 draw_marks,
             )
                 .chain()
                 .run_if(in_state(Screen::Editor).and_then(resource_exists::<Editor>)),
         );
+}
+
+/// The map views without a battle (editor, sandbox, replay): the wheel zooms about the
+/// pointer, the arrow keys pan (`V` fits the map again, in the editor).
+pub(super) fn zoom_and_pan(
+    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time<Real>>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut camera: Query<(&Camera, &GlobalTransform, &mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let Ok((cam, at, mut t, mut p)) = camera.single_mut() else { return };
+    let Projection::Orthographic(ortho) = p.as_mut() else { return };
+    let scroll: f32 = wheel.read().map(|w| w.y.signum()).sum();
+    if scroll != 0.0 {
+        let pointer =
+            window.single().ok().and_then(|w| w.cursor_position()).and_then(|c| cam.viewport_to_world_2d(at, c).ok());
+        let old = ortho.scale;
+        ortho.scale = (old * 1.15f32.powf(-scroll)).clamp(0.1, 20.0);
+        // Keep the square under the pointer where it is.
+        if let Some(pw) = pointer {
+            let centre = t.translation.truncate();
+            t.translation = (pw + (centre - pw) * (ortho.scale / old)).extend(t.translation.z);
+        }
+    }
+    let mut pan = Vec2::ZERO;
+    for (key, dir) in [
+        (KeyCode::ArrowLeft, Vec2::NEG_X),
+        (KeyCode::ArrowRight, Vec2::X),
+        (KeyCode::ArrowUp, Vec2::Y),
+        (KeyCode::ArrowDown, Vec2::NEG_Y),
+    ] {
+        if keys.pressed(key) {
+            pan += dir;
+        }
+    }
+    if pan != Vec2::ZERO {
+        t.translation += (pan * 600.0 * ortho.scale * time.delta_secs().min(0.1)).extend(0.0);
+    }
 }
 
 fn open_editor(
