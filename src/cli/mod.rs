@@ -142,3 +142,39 @@ pub fn play_fallback(level_path: &str, why: &str) -> ExitCode {
         ai: Vec::new(),
     })
 }
+
+/// `--actor NAME` as a creature of the level, and `--ready WEAPON` as one of the weapons of the
+/// creature that will be in turn; each refused with what the level offers.
+pub fn staged_actor(
+    level: &meshal_tactics::level::LoadedLevel,
+    path: &str,
+    actor: Option<&str>,
+    ready: Option<&str>,
+) -> Result<Option<meshal_tactics::battle::CreatureId>, String> {
+    if actor.is_none() && ready.is_none() {
+        return Ok(None);
+    }
+    let mut b = meshal_tactics::battle::Battle::new(level, compendium(), 1).map_err(|e| format!("{path}: {e}"))?;
+    let id = match actor {
+        Some(name) => match b.creatures().iter().find(|c| c.name == name) {
+            Some(c) => Some(c.id),
+            None => {
+                let names: Vec<&str> = b.creatures().iter().map(|c| c.name.as_str()).collect();
+                return Err(format!("--actor {name}: {path} has no such creature ({})", names.join(", ")));
+            }
+        },
+        None => None,
+    };
+    if let Some(id) = id {
+        b.skip_to_turn_of(id).map_err(|r| format!("--actor: {r}"))?;
+    }
+    if let Some(w) = ready {
+        let Some((who, _)) = b.awaiting() else { return Err("--ready: nobody is in turn".into()) };
+        let f = b.fighter(who);
+        if f.weapon(w).is_none() {
+            let keys: Vec<&str> = f.weapons.iter().map(|a| a.key.as_str()).collect();
+            return Err(format!("--ready {w}: {} has no such weapon ({})", f.name, keys.join(", ")));
+        }
+    }
+    Ok(id)
+}

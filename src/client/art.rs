@@ -59,11 +59,26 @@ pub fn terrain_rgb(t: &Terrain) -> [u8; 3] {
 pub fn map_picture(level: &crate::level::Level) -> Image {
     let h = level.map.len().max(1) as u32;
     let w = level.map.first().map_or(1, |r| r.chars().count().max(1)) as u32;
+    let rows: Vec<Vec<char>> = level.map.iter().map(|r| r.chars().collect()).collect();
+    picture(w, h, |x, row| {
+        let g = rows.get(row as usize).and_then(|r| r.get(x as usize));
+        g.and_then(|g| level.legend.get(g)).and_then(|n| level.terrains.get(n)).map_or([255, 0, 255], terrain_rgb)
+    })
+}
+
+/// A built map as a picture (the replay viewer's board), like [`map_picture`].
+pub fn grid_picture(map: &crate::rules::grid::GridMap) -> Image {
+    let (w, h) = (map.width() as u32, map.height() as u32);
+    picture(w, h, |x, row| terrain_rgb(map.terrain(Pos::new(x as i32, h as i32 - 1 - row as i32))))
+}
+
+/// A `w`×`h` picture from the colour of each square, rows from the north.
+fn picture(w: u32, h: u32, rgb_at: impl Fn(u32, u32) -> [u8; 3]) -> Image {
     let mut data = vec![0u8; (w * h * 4) as usize];
-    for (row, line) in level.map.iter().enumerate() {
-        for (x, g) in line.chars().enumerate().take(w as usize) {
-            let rgb = level.legend.get(&g).and_then(|n| level.terrains.get(n)).map_or([255, 0, 255], terrain_rgb);
-            let i = (row * w as usize + x) * 4;
+    for row in 0..h {
+        for x in 0..w {
+            let rgb = rgb_at(x, row);
+            let i = ((row * w + x) * 4) as usize;
             data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
         }
     }

@@ -120,16 +120,12 @@ mod tests {
     #[test]
     fn no_shipped_level_has_two_tokens_alike() {
         let content = crate::level::builtin_compendium();
-        let levels = std::fs::read_dir("levels")
-            .unwrap()
-            .flatten()
-            .filter(|e| e.path().to_string_lossy().ends_with(".level.ron"));
-        for entry in levels {
-            let level = crate::level::load_level(&entry.path(), content).unwrap();
+        for path in crate::level::level_files(std::path::Path::new("levels")) {
+            let level = crate::level::load_level(&path, content).unwrap();
             let b = crate::battle::Battle::new(&level, content, 1).unwrap();
             let names: Vec<&str> = b.creatures().iter().map(|f| f.name.as_str()).collect();
             let labels = abbreviations(&names);
-            assert!(unique(&labels), "{}: {labels:?}", entry.path().display());
+            assert!(unique(&labels), "{}: {labels:?}", path.display());
         }
     }
 }

@@ -243,12 +243,8 @@ mod tests {
     #[test]
     fn every_logged_event_names_its_rule() {
         let content = crate::level::builtin_compendium();
-        let levels = std::fs::read_dir("levels")
-            .unwrap()
-            .flatten()
-            .filter(|e| e.path().to_string_lossy().ends_with(".level.ron"));
-        for entry in levels {
-            let level = crate::level::load_level(&entry.path(), content).unwrap();
+        for path in crate::level::level_files(std::path::Path::new("levels")) {
+            let level = crate::level::load_level(&path, content).unwrap();
             let mut b = crate::battle::Battle::new(&level, content, 3).unwrap();
             crate::ai::play_direct(&mut b, None, 100_000);
             for e in b.log() {

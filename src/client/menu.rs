@@ -98,12 +98,7 @@ fn find_levels(
     mut images: ResMut<Assets<Image>>,
 ) {
     let dir = dir.map_or_else(|| std::path::PathBuf::from("levels"), |d| d.0.clone());
-    let mut paths: Vec<std::path::PathBuf> =
-        std::fs::read_dir(&dir).map(|entries| entries.flatten().map(|e| e.path()).collect()).unwrap_or_default();
-    paths.retain(|p| p.to_string_lossy().ends_with(".level.ron"));
-    paths.sort();
-    // A directory of thousands of files is not a menu: the first 200 are listed.
-    paths.truncate(200);
+    let paths = crate::level::level_files(&dir);
     choice.levels = paths
         .iter()
         .map(|p| {

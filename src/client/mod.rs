@@ -21,6 +21,7 @@ mod hud;
 mod input;
 mod labels;
 mod log;
+mod map_view;
 pub mod menu;
 mod overlay;
 mod pictures;

@@ -7,7 +7,7 @@
 //! the state after the command the current entry belongs to, so what is shown is the battle's
 //! own state then, not a redrawing of the events.
 
-use super::editor::{BAR, PANEL, fitted_view, outline};
+use super::map_view::{BAR, PANEL, fit_camera, outline, root_ui, spawn_picture};
 use super::screens::Screen;
 use super::{TILE, Viewer, square_centre};
 use crate::battle::narrate::narrate;
@@ -134,39 +134,10 @@ fn open_replay(
         commands.set_state(Screen::Menu);
         return;
     };
-    let b = view.battle();
-    let (w, h) = (b.map().width(), b.map().height());
-    let mut picture = Image::new_fill(
-        bevy::render::render_resource::Extent3d { width: w as u32, height: h as u32, depth_or_array_layers: 1 },
-        bevy::render::render_resource::TextureDimension::D2,
-        &[0, 0, 0, 255],
-        bevy::render::render_resource::TextureFormat::Rgba8UnormSrgb,
-        bevy::asset::RenderAssetUsages::default(),
-    );
-    for y in 0..h {
-        for x in 0..w {
-            let rgb = super::art::terrain_rgb(b.map().terrain(crate::rules::grid::Pos::new(x, y)));
-            let i = (((h - 1 - y) * w + x) * 4) as usize;
-            if let Some(data) = picture.data.as_mut() {
-                data[i..i + 3].copy_from_slice(&rgb);
-            }
-        }
-    }
-    let size = Vec2::new(w as f32, h as f32) * TILE;
-    commands.spawn((
-        DespawnOnExit(Screen::Replay),
-        Sprite { image: images.add(picture), custom_size: Some(size), ..default() },
-        Transform::from_translation(((size - Vec2::splat(TILE)) / 2.0).extend(0.0)),
-    ));
-    let (fitted, zoom) = fitted_view(w, h, window.iter().next());
-    if camera.is_empty() {
-        commands.spawn((Camera2d, fitted, zoom));
-    } else {
-        for (mut t, mut p) in &mut camera {
-            *t = fitted;
-            *p = zoom.clone();
-        }
-    }
+    let map = view.battle().map();
+    let (w, h) = (map.width(), map.height());
+    spawn_picture(&mut commands, &mut images, super::art::grid_picture(map), Screen::Replay);
+    fit_camera(&mut commands, &mut camera, w, h, window.iter().next());
 }
 
 fn keys(mut view: ResMut<ReplayView>, keys: Res<ButtonInput<KeyCode>>, mut commands: Commands) {
@@ -241,11 +212,7 @@ fn draw(view: Res<ReplayView>, mut gizmos: Gizmos) {
 fn panel(mut contexts: EguiContexts, view: Option<ResMut<ReplayView>>, mut commands: Commands) -> Result {
     let Some(mut view) = view else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "replay".into(),
-        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
-    );
+    let mut root = root_ui(ctx, "replay");
     let v = &mut *view;
     egui::Panel::top("replay-bar").exact_size(BAR).show(&mut root, |ui| {
         ui.horizontal_centered(|ui| {

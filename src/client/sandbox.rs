@@ -7,7 +7,7 @@
 //! Every figure comes from the rules core (`rules::area`, `rules::facing`, `rules::los`), the
 //! same functions the battle applies.
 
-use super::editor::{BAR, PANEL, draw_token, fitted_view, outline};
+use super::map_view::{BAR, PANEL, draw_token, fit_camera, outline, root_ui, spawn_picture, zoom_and_pan};
 use super::screens::Screen;
 use super::{TILE, square_at, square_centre};
 use crate::level::LoadedLevel;
@@ -114,9 +114,6 @@ fn footprint(c: &crate::level::CreatureDef, compendium: &crate::level::compendiu
     Footprint::new(Pos::new(c.at.0, c.at.1), side)
 }
 
-#[derive(Component)]
-struct SandboxPicture;
-
 pub fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Sandbox), open_sandbox)
         .add_systems(OnExit(Screen::Sandbox), super::board::reset_camera)
@@ -125,7 +122,7 @@ pub fn plugin(app: &mut App) {
             Update,
             (
                 pointer.run_if(not(egui_wants_any_pointer_input)),
-                super::editor::zoom_and_pan.run_if(
+                zoom_and_pan.run_if(
                     not(egui_wants_any_pointer_input).and_then(not(bevy_egui::input::egui_wants_any_keyboard_input)),
                 ),
                 keys,
@@ -147,14 +144,7 @@ fn open_sandbox(
         commands.set_state(Screen::Menu);
         return;
     };
-    let image = super::art::map_picture(&sandbox.level.level);
-    let size = Vec2::new(image.width() as f32, image.height() as f32) * TILE;
-    commands.spawn((
-        SandboxPicture,
-        DespawnOnExit(Screen::Sandbox),
-        Sprite { image: images.add(image), custom_size: Some(size), ..default() },
-        Transform::from_translation(((size - Vec2::splat(TILE)) / 2.0).extend(0.0)),
-    ));
+    spawn_picture(&mut commands, &mut images, super::art::map_picture(&sandbox.level.level), Screen::Sandbox);
     for c in &sandbox.level.level.creatures {
         commands.spawn((
             DespawnOnExit(Screen::Sandbox),
@@ -166,15 +156,7 @@ fn open_sandbox(
             ),
         ));
     }
-    let (fitted, zoom) = fitted_view(sandbox.level.map.width(), sandbox.level.map.height(), window.iter().next());
-    if camera.is_empty() {
-        commands.spawn((Camera2d, fitted, zoom));
-    } else {
-        for (mut t, mut p) in &mut camera {
-            *t = fitted;
-            *p = zoom.clone();
-        }
-    }
+    fit_camera(&mut commands, &mut camera, sandbox.level.map.width(), sandbox.level.map.height(), window.iter().next());
 }
 
 fn pointer(
@@ -340,11 +322,7 @@ fn panel(
 ) -> Result {
     let Some(mut sandbox) = sandbox else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "sandbox".into(),
-        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
-    );
+    let mut root = root_ui(ctx, "sandbox");
     let s = &mut *sandbox;
     egui::Panel::top("sandbox-bar").exact_size(BAR).show(&mut root, |ui| {
         ui.horizontal_centered(|ui| {

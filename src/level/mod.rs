@@ -104,6 +104,26 @@ pub struct CreatureDef {
     pub hold: Option<HoldArea>,
 }
 
+impl CreatureDef {
+    /// A creature with every optional field at its default.
+    pub fn new(name: impl Into<String>, template: impl Into<String>, side: impl Into<String>, at: (i32, i32)) -> Self {
+        CreatureDef {
+            name: name.into(),
+            template: template.into(),
+            side: side.into(),
+            at,
+            facing: Facing::default(),
+            posture: Posture::default(),
+            overrides: Overrides::default(),
+            ai: None,
+            arrives: None,
+            controller: None,
+            hidden: false,
+            hold: None,
+        }
+    }
+}
+
 /// An inclusive rectangle of squares, corners in any order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -301,8 +321,25 @@ impl Locator<'_> {
     }
 }
 
+/// The level files (`*.level.ron`) in a directory, sorted; at most 200 (a directory of
+/// thousands of files is not a list of levels).
+pub fn level_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut paths: Vec<std::path::PathBuf> =
+        std::fs::read_dir(dir).map(|entries| entries.flatten().map(|e| e.path()).collect()).unwrap_or_default();
+    paths.retain(|p| p.to_string_lossy().ends_with(".level.ron"));
+    paths.sort();
+    paths.truncate(200);
+    paths
+}
+
 /// Read and validate a level file (read bounded: see `files`).
 pub fn load_level(path: &Path, compendium: &Compendium) -> Result<LoadedLevel, LevelError> {
+    let (file, source) = read_level_text(path)?;
+    parse_level(&file, &source, compendium)
+}
+
+/// A level file's name (as errors give it) and text, read bounded.
+fn read_level_text(path: &Path) -> Result<(String, String), LevelError> {
     let file = path.display().to_string();
     let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| LevelError {
         file: file.clone(),
@@ -310,7 +347,7 @@ pub fn load_level(path: &Path, compendium: &Compendium) -> Result<LoadedLevel, L
         column: 1,
         message: e.reason,
     })?;
-    parse_level(&file, &source, compendium)
+    Ok((file, source))
 }
 
 /// A terrain is named by its key in `terrains` (a `name` written inside is not needed).
@@ -323,13 +360,7 @@ fn name_terrains(level: &mut Level) {
 /// A level file read as RON without the checks against the map and the compendium: for the
 /// editor, which opens a level that does not yet validate and marks what is wrong.
 pub fn read_level_unchecked(path: &Path) -> Result<Level, LevelError> {
-    let file = path.display().to_string();
-    let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| LevelError {
-        file: file.clone(),
-        line: 1,
-        column: 1,
-        message: e.reason,
-    })?;
+    let (file, source) = read_level_text(path)?;
     let mut level: Level = ron::from_str(&source).map_err(|e| ron_error(&file, &e))?;
     name_terrains(&mut level);
     // The map must at least be a rectangle of known characters for the editor to draw it.

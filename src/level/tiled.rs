@@ -16,10 +16,9 @@
 //! Unknown properties, unknown terrains and creatures off the map are errors naming the object
 //! or square; the result is checked like any level file before anything is written.
 
-use super::{ControllerDef, CreatureDef, Level, Overrides, SideDef, compendium::Compendium, parse_level};
+use super::{ControllerDef, CreatureDef, Level, SideDef, compendium::Compendium, parse_level};
 use crate::rules::facing::Facing;
 use crate::rules::grid::Terrain;
-use crate::rules::posture::Posture;
 use std::collections::BTreeMap;
 use std::path::Path;
 use tiled::{LayerType, PropertyValue};
@@ -264,20 +263,7 @@ fn creature(o: &tiled::Object, map: &tiled::Map, compendium: &Compendium) -> Res
         return Err(format!("at pixel ({}, {}), off the {}×{} map", o.x, o.y, map.width, map.height));
     }
     let at = (col as i32, map.height as i32 - 1 - row as i32);
-    let mut c = CreatureDef {
-        name: o.name.trim().to_string(),
-        template: String::new(),
-        side: String::new(),
-        at,
-        facing: Facing::default(),
-        posture: Posture::default(),
-        overrides: Overrides::default(),
-        ai: None,
-        arrives: None,
-        controller: None,
-        hidden: false,
-        hold: None,
-    };
+    let mut c = CreatureDef::new(o.name.trim(), "", "", at);
     let mut props: Vec<(&String, &PropertyValue)> = o.properties.iter().collect();
     props.sort_by_key(|(k, _)| k.as_str());
     for (key, value) in props {

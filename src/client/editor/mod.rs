@@ -9,20 +9,16 @@
 pub mod balance;
 mod panel;
 
+use super::map_view::{draw_token, fit_camera, fitted_view, outline, spawn_picture, zoom_and_pan};
 use super::screens::Screen;
 use super::{TILE, square_at, square_centre};
+use crate::level::CreatureDef;
 use crate::level::editing::{Edit, EditorDoc, line_squares, rect_squares};
-use crate::level::{CreatureDef, Overrides};
 use crate::rules::grid::{Pos, Terrain};
 use bevy::prelude::*;
 use bevy_egui::input::egui_wants_any_pointer_input;
 use bevy_egui::{EguiPrimaryContextPass, input::egui_wants_any_keyboard_input};
 use std::path::PathBuf;
-
-/// Width of the editor's side panel, in logical pixels (the map is fitted beside it).
-pub const PANEL: f32 = 330.0;
-/// Height of the tool bar at the top.
-pub const BAR: f32 = 34.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tool {
@@ -199,45 +195,6 @@ pub fn plugin(app: &mut App) {
         );
 }
 
-/// The map views without a battle (editor, sandbox, replay): the wheel zooms about the
-/// pointer, the arrow keys pan (`V` fits the map again, in the editor).
-pub(super) fn zoom_and_pan(
-    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
-    keys: Res<ButtonInput<KeyCode>>,
-    time: Res<Time<Real>>,
-    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
-    mut camera: Query<(&Camera, &GlobalTransform, &mut Transform, &mut Projection), With<Camera2d>>,
-) {
-    let Ok((cam, at, mut t, mut p)) = camera.single_mut() else { return };
-    let Projection::Orthographic(ortho) = p.as_mut() else { return };
-    let scroll: f32 = wheel.read().map(|w| w.y.signum()).sum();
-    if scroll != 0.0 {
-        let pointer =
-            window.single().ok().and_then(|w| w.cursor_position()).and_then(|c| cam.viewport_to_world_2d(at, c).ok());
-        let old = ortho.scale;
-        ortho.scale = (old * 1.15f32.powf(-scroll)).clamp(0.1, 20.0);
-        // Keep the square under the pointer where it is.
-        if let Some(pw) = pointer {
-            let centre = t.translation.truncate();
-            t.translation = (pw + (centre - pw) * (ortho.scale / old)).extend(t.translation.z);
-        }
-    }
-    let mut pan = Vec2::ZERO;
-    for (key, dir) in [
-        (KeyCode::ArrowLeft, Vec2::NEG_X),
-        (KeyCode::ArrowRight, Vec2::X),
-        (KeyCode::ArrowUp, Vec2::Y),
-        (KeyCode::ArrowDown, Vec2::NEG_Y),
-    ] {
-        if keys.pressed(key) {
-            pan += dir;
-        }
-    }
-    if pan != Vec2::ZERO {
-        t.translation += (pan * 600.0 * ortho.scale * time.delta_secs().min(0.1)).extend(0.0);
-    }
-}
-
 fn open_editor(
     mut commands: Commands,
     open: Option<Res<OpenInEditor>>,
@@ -261,27 +218,7 @@ fn open_editor(
             size
         }
     };
-    let (fitted, zoom) = fitted_view(w, h, window.iter().next());
-    if camera.is_empty() {
-        commands.spawn((Camera2d, fitted, zoom));
-    } else {
-        for (mut t, mut p) in &mut camera {
-            *t = fitted;
-            *p = zoom.clone();
-        }
-    }
-}
-
-/// The view centring a `w`×`h` map in the window beside the panel, zoomed to fit.
-pub(super) fn fitted_view(w: i32, h: i32, window: Option<&Window>) -> (Transform, Projection) {
-    let (ww, wh) = window.map_or((1280.0, 720.0), |w| (w.width(), w.height()));
-    let free = Vec2::new((ww - PANEL).max(200.0), (wh - BAR).max(200.0));
-    let extent = Vec2::new(w as f32, h as f32) * TILE;
-    let scale = (extent.x / (free.x - 24.0)).max(extent.y / (free.y - 24.0)).max(0.3);
-    let centre = (extent - Vec2::splat(TILE)) / 2.0;
-    let shift = Vec2::new(PANEL / 2.0, BAR / 2.0) * scale;
-    let t = Transform::from_translation((centre + shift).extend(100.0));
-    (t, Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }))
+    fit_camera(&mut commands, &mut camera, w, h, window.iter().next());
 }
 
 /// Played from the editor and back at the menu: return to the editor instead.
@@ -320,20 +257,7 @@ fn pointer(
             Tool::Select => e.selected = e.doc.creature_at(p, &content.0),
             Tool::Place => {
                 let name = crate::level::editing::unique_name(e.doc.level(), &template_name(&content.0, &e.template));
-                let creature = CreatureDef {
-                    name,
-                    template: e.template.clone(),
-                    side: e.side.clone(),
-                    at: (p.x, p.y),
-                    facing: Default::default(),
-                    posture: Default::default(),
-                    overrides: Overrides::default(),
-                    ai: None,
-                    arrives: None,
-                    controller: None,
-                    hidden: false,
-                    hold: None,
-                };
+                let creature = CreatureDef::new(name, e.template.clone(), e.side.clone(), (p.x, p.y));
                 if e.edit(Edit::PlaceCreature(creature)) {
                     e.selected = Some(e.doc.level().creatures.len() - 1);
                 }
@@ -509,20 +433,14 @@ fn redraw_map(
     editor.problems = editor.doc.problems(&content.0);
     let doc = &editor.doc;
     let image = super::art::map_picture(doc.level());
-    let (w, h) = (image.width(), image.height());
     for p in &pictures {
         commands.entity(p).despawn();
     }
     for l in &labels {
         commands.entity(l).despawn();
     }
-    let size = Vec2::new(w as f32, h as f32) * TILE;
-    commands.spawn((
-        MapPicture,
-        DespawnOnExit(Screen::Editor),
-        Sprite { image: images.add(image), custom_size: Some(size), ..default() },
-        Transform::from_translation(((size - Vec2::splat(TILE)) / 2.0).extend(0.0)),
-    ));
+    let picture = spawn_picture(&mut commands, &mut images, image, Screen::Editor);
+    commands.entity(picture).insert(MapPicture);
     for c in &doc.level().creatures {
         commands.spawn((
             EditorLabel,
@@ -604,32 +522,4 @@ fn draw_marks(
             gizmos.line_2d(c + Vec2::new(-TILE * 0.4, TILE * 0.4), c + Vec2::new(TILE * 0.4, -TILE * 0.4), red);
         }
     }
-}
-
-/// A creature's token as the editor and the sandbox draw it: two rings in its side's colour
-/// and a white tick toward its facing. Returns its footprint's side in squares.
-pub(super) fn draw_token(
-    gizmos: &mut Gizmos,
-    level: &crate::level::Level,
-    c: &CreatureDef,
-    compendium: &crate::level::compendium::Compendium,
-) -> i32 {
-    let viewer = super::Viewer { side: 0, plays: true, omniscient: true };
-    let side = level.sides.iter().position(|s| s.name == c.side).unwrap_or(0);
-    let size = compendium.creatures.get(&c.template).map_or(1, |t| t.size.footprint());
-    let s = size as f32;
-    let centre = square_centre(Pos::new(c.at.0, c.at.1)) + Vec2::splat((s - 1.0) * TILE / 2.0);
-    let colour = super::board::side_colour(side, &viewer);
-    gizmos.circle_2d(centre, TILE * 0.42 * s, colour);
-    gizmos.circle_2d(centre, TILE * 0.36 * s, colour);
-    let (dx, dy) = c.facing.delta();
-    gizmos.line_2d(centre, centre + Vec2::new(dx as f32, dy as f32).normalize_or_zero() * TILE * 0.5 * s, Color::WHITE);
-    size
-}
-
-/// The outline of the squares from one corner to the other.
-pub(super) fn outline(gizmos: &mut Gizmos, a: Pos, b: Pos, colour: Color) {
-    let lo = Vec2::new(a.x.min(b.x) as f32 - 0.5, a.y.min(b.y) as f32 - 0.5) * TILE;
-    let hi = Vec2::new(a.x.max(b.x) as f32 + 0.5, a.y.max(b.y) as f32 + 0.5) * TILE;
-    gizmos.rect_2d(Isometry2d::from_translation((lo + hi) / 2.0), hi - lo, colour);
 }

@@ -2,7 +2,8 @@
 //! selected creature, what Place puts down, the sides, victory, rounds and rule variants.
 //! Every change goes through `Editor::edit`, so it is undoable and refused with its reason.
 
-use super::{BAR, Editor, PANEL, Tool, duplicate_selected, play_now};
+use super::{Editor, Tool, duplicate_selected, play_now};
+use crate::client::map_view::{BAR, PANEL};
 use crate::level::compendium::Compendium;
 use crate::level::editing::Edit;
 use crate::level::{ControllerDef, HoldArea, Relation, SideDef, Victory};
@@ -22,11 +23,7 @@ pub(super) fn panels(
 ) -> Result {
     let Some(mut editor) = editor else { return Ok(()) };
     let ctx = contexts.ctx_mut()?;
-    let mut root = egui::Ui::new(
-        ctx.clone(),
-        "editor".into(),
-        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
-    );
+    let mut root = crate::client::map_view::root_ui(ctx, "editor");
     let e = &mut *editor;
     // A batch under way is collected (and its progress shown) even while its section is shut.
     e.balance.poll();

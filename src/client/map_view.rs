@@ -1,0 +1,134 @@
+//! What the map screens without a battle share (the editor, the sandbox, the replay viewer):
+//! the panel sizes, the egui root, the map as one picture, the camera fitted beside the panel,
+//! zoom and pan, tokens and square outlines drawn with gizmos.
+
+use super::screens::Screen;
+use super::{TILE, square_centre};
+use crate::level::CreatureDef;
+use crate::rules::grid::Pos;
+use bevy::prelude::*;
+use bevy_egui::egui;
+
+/// Width of the side panel, in logical pixels (the map is fitted beside it).
+pub const PANEL: f32 = 330.0;
+/// Height of the tool bar at the top.
+pub const BAR: f32 = 34.0;
+
+/// The root egui `Ui` over the whole window, for panels to be laid out in.
+pub fn root_ui(ctx: &egui::Context, id: &'static str) -> egui::Ui {
+    egui::Ui::new(
+        ctx.clone(),
+        id.into(),
+        egui::UiBuilder::new().layer_id(egui::LayerId::background()).max_rect(ctx.viewport_rect()),
+    )
+}
+
+/// The map as one sprite, one pixel a square scaled to the squares, living as long as `screen`.
+pub fn spawn_picture(commands: &mut Commands, images: &mut Assets<Image>, image: Image, screen: Screen) -> Entity {
+    let size = Vec2::new(image.width() as f32, image.height() as f32) * TILE;
+    commands
+        .spawn((
+            DespawnOnExit(screen),
+            Sprite { image: images.add(image), custom_size: Some(size), ..default() },
+            Transform::from_translation(((size - Vec2::splat(TILE)) / 2.0).extend(0.0)),
+        ))
+        .id()
+}
+
+/// Fit the camera (spawning one if there is none) to a `w`×`h` map beside the panel.
+pub fn fit_camera(
+    commands: &mut Commands,
+    camera: &mut Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    w: i32,
+    h: i32,
+    window: Option<&Window>,
+) {
+    let (fitted, zoom) = fitted_view(w, h, window);
+    if camera.is_empty() {
+        commands.spawn((Camera2d, fitted, zoom));
+    } else {
+        for (mut t, mut p) in camera.iter_mut() {
+            *t = fitted;
+            *p = zoom.clone();
+        }
+    }
+}
+
+/// The view centring a `w`×`h` map in the window beside the panel, zoomed to fit.
+pub fn fitted_view(w: i32, h: i32, window: Option<&Window>) -> (Transform, Projection) {
+    let (ww, wh) = window.map_or((1280.0, 720.0), |w| (w.width(), w.height()));
+    let free = Vec2::new((ww - PANEL).max(200.0), (wh - BAR).max(200.0));
+    let extent = Vec2::new(w as f32, h as f32) * TILE;
+    let scale = (extent.x / (free.x - 24.0)).max(extent.y / (free.y - 24.0)).max(0.3);
+    let centre = (extent - Vec2::splat(TILE)) / 2.0;
+    let shift = Vec2::new(PANEL / 2.0, BAR / 2.0) * scale;
+    let t = Transform::from_translation((centre + shift).extend(100.0));
+    (t, Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }))
+}
+
+/// The map views without a battle (editor, sandbox, replay): the wheel zooms about the
+/// pointer, the arrow keys pan (`V` fits the map again, in the editor).
+pub fn zoom_and_pan(
+    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
+    keys: Res<ButtonInput<KeyCode>>,
+    time: Res<Time<Real>>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    mut camera: Query<(&Camera, &GlobalTransform, &mut Transform, &mut Projection), With<Camera2d>>,
+) {
+    let Ok((cam, at, mut t, mut p)) = camera.single_mut() else { return };
+    let Projection::Orthographic(ortho) = p.as_mut() else { return };
+    let scroll: f32 = wheel.read().map(|w| w.y.signum()).sum();
+    if scroll != 0.0 {
+        let pointer =
+            window.single().ok().and_then(|w| w.cursor_position()).and_then(|c| cam.viewport_to_world_2d(at, c).ok());
+        let old = ortho.scale;
+        ortho.scale = (old * 1.15f32.powf(-scroll)).clamp(0.1, 20.0);
+        // Keep the square under the pointer where it is.
+        if let Some(pw) = pointer {
+            let centre = t.translation.truncate();
+            t.translation = (pw + (centre - pw) * (ortho.scale / old)).extend(t.translation.z);
+        }
+    }
+    let mut pan = Vec2::ZERO;
+    for (key, dir) in [
+        (KeyCode::ArrowLeft, Vec2::NEG_X),
+        (KeyCode::ArrowRight, Vec2::X),
+        (KeyCode::ArrowUp, Vec2::Y),
+        (KeyCode::ArrowDown, Vec2::NEG_Y),
+    ] {
+        if keys.pressed(key) {
+            pan += dir;
+        }
+    }
+    if pan != Vec2::ZERO {
+        t.translation += (pan * 600.0 * ortho.scale * time.delta_secs().min(0.1)).extend(0.0);
+    }
+}
+
+/// A creature's token as the editor and the sandbox draw it: two rings in its side's colour
+/// and a white tick toward its facing. Returns its footprint's side in squares.
+pub fn draw_token(
+    gizmos: &mut Gizmos,
+    level: &crate::level::Level,
+    c: &CreatureDef,
+    compendium: &crate::level::compendium::Compendium,
+) -> i32 {
+    let viewer = super::Viewer { side: 0, plays: true, omniscient: true };
+    let side = level.sides.iter().position(|s| s.name == c.side).unwrap_or(0);
+    let size = compendium.creatures.get(&c.template).map_or(1, |t| t.size.footprint());
+    let s = size as f32;
+    let centre = square_centre(Pos::new(c.at.0, c.at.1)) + Vec2::splat((s - 1.0) * TILE / 2.0);
+    let colour = super::board::side_colour(side, &viewer);
+    gizmos.circle_2d(centre, TILE * 0.42 * s, colour);
+    gizmos.circle_2d(centre, TILE * 0.36 * s, colour);
+    let (dx, dy) = c.facing.delta();
+    gizmos.line_2d(centre, centre + Vec2::new(dx as f32, dy as f32).normalize_or_zero() * TILE * 0.5 * s, Color::WHITE);
+    size
+}
+
+/// The outline of the squares from one corner to the other.
+pub fn outline(gizmos: &mut Gizmos, a: Pos, b: Pos, colour: Color) {
+    let lo = Vec2::new(a.x.min(b.x) as f32 - 0.5, a.y.min(b.y) as f32 - 0.5) * TILE;
+    let hi = Vec2::new(a.x.max(b.x) as f32 + 0.5, a.y.max(b.y) as f32 + 0.5) * TILE;
+    gizmos.rect_2d(Isometry2d::from_translation((lo + hi) / 2.0), hi - lo, colour);
+}
