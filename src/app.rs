@@ -15,12 +15,16 @@ use std::path::PathBuf;
 ///
 /// Its schedules run on the single-threaded executor: a headless battle makes one decision a
 /// frame over a handful of small systems, and handing those to the thread pool every frame cost
-/// ~30× the battle itself (measured in `benches/battle.rs`).
+/// ~30× the battle itself (measured in `benches/battle.rs`). Nor does it spawn tasks, so the
+/// task pools are made but not ticked each frame (that tick was 5% of a `sim`, by callgrind).
 pub fn headless_app(battle: ActiveBattle) -> App {
-    use bevy::app::{Main, MainScheduleOrder};
+    use bevy::app::{Main, MainScheduleOrder, TaskPoolOptions};
     use bevy::ecs::schedule::{ScheduleLabel, SingleThreadedExecutor};
     let mut app = App::new();
-    app.add_plugins(MinimalPlugins).add_plugins((crate::battle::plugin, crate::ai::plugin)).insert_resource(battle);
+    TaskPoolOptions::default().create_default_pools();
+    app.add_plugins(MinimalPlugins.build().disable::<TaskPoolPlugin>())
+        .add_plugins((crate::battle::plugin, crate::ai::plugin))
+        .insert_resource(battle);
     let order = app.world().resource::<MainScheduleOrder>();
     let labels: Vec<_> = order.labels.iter().chain(&order.startup_labels).copied().chain([Main.intern()]).collect();
     for label in labels {

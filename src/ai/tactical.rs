@@ -240,6 +240,10 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
         .weapons
         .iter()
         .map(|w| {
+            // Area weapons are placed by `areas::best_area`; an empty one cannot strike.
+            if w.weapon.area.is_some() || w.ammo == Some(0) {
+                return Vec::new();
+            }
             let mut v = vec![(Vec::new(), w.weapon.ap)];
             for (key, ab) in &f.abilities {
                 if let AbilityEffect::Additive { ap, melee_only, .. } = ab.effect
@@ -386,10 +390,13 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
         best
     };
     plans.sort_by(|x, y| y.1.total.total_cmp(&x.1.total));
+    // Only a look-ahead reads the ranking (a quadratic dedup otherwise spent for nothing).
     let mut ranked = vec![best.clone()];
-    for (plan, _) in &plans {
-        if !ranked.contains(&plan.first) {
-            ranked.push(plan.first.clone());
+    if p.look_ahead.candidates > 1 {
+        for (plan, _) in &plans {
+            if !ranked.contains(&plan.first) {
+                ranked.push(plan.first.clone());
+            }
         }
     }
     plans.truncate(3);
