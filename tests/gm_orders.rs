@@ -183,6 +183,7 @@ fn the_readme_level_example_loads_and_uses_every_field() {
             low_cover: true,
             concealing: true,
             dark: true,
+            drop: 1,
         };
     }
     let written = ron::ser::to_string(&full).unwrap();

@@ -386,6 +386,37 @@ fn a_picture_can_be_staged_on_a_creatures_turn_with_a_weapon_ready() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("Dara has no such weapon (fireball, lightning"));
 }
 
+// RULES: MOVE-11, MOVE-12 — with a knock-back weapon ready over a foe at the edge, the map
+// shows where the blow would throw it: a red arrow and square over the chasm (a fall that
+// hurts); the chasm itself is drawn as its own dark tile.
+#[test]
+fn a_knock_back_over_the_edge_is_shown_on_the_map() {
+    let ledge =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/the_ledge.level.ron")).unwrap();
+    let staged = ledge
+        .replace(r#"at: (10, 3), facing: N)"#, r#"at: (11, 6), facing: W, overrides: (activeness: Some(10)))"#)
+        .replace(r#""Raiders", at: (9, 8), facing: S)"#, r#""Raiders", at: (10, 6), facing: W)"#);
+    assert_ne!(staged, ledge);
+    let dir = std::env::temp_dir().join(format!("meshal-ledge-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let level = dir.join("ledge.level.ron");
+    std::fs::write(&level, staged).unwrap();
+    let level = level.to_str().unwrap();
+    let args = |hover: &'static str| {
+        vec![level, "--side", "Wardens", "--seed", "3", "--ai-delay", "1000", "--actor", "Hammer guard Ada"]
+            .into_iter()
+            .chain(["--ready", "warhammer", "--hover", hover, "--frames", "40"])
+            .collect::<Vec<_>>()
+    };
+    let Some(edge) = screenshot("knockback.png", &args("10,6")) else { return };
+    let Some(elsewhere) = screenshot("knockback_none.png", &args("14,3")) else { return };
+    const FALL_RED: [u8; 3] = [255, 51, 51];
+    let (shown, none) = (edge.count(FALL_RED, 6, MAP, (0, 540)), elsewhere.count(FALL_RED, 6, MAP, (0, 540)));
+    assert!(shown > 40 && none < 5, "the fall's arrow and square: {shown} over the foe at the edge, {none} elsewhere");
+    let chasm = edge.count([22, 18, 26], 4, MAP, (0, 540));
+    assert!(chasm > 20_000, "the chasm's tiles: {chasm}");
+}
+
 /// The editor's egui panels.
 const EGUI_PANEL: [u8; 3] = [27, 27, 27];
 /// The editor's mark on a problem's square (`client::editor::draw_marks`).

@@ -52,7 +52,13 @@ fn estimate_attack(numbers: &AttackNumbers, target: &Fighter, weapon_targets: &[
         // bonus: it is already out of the fight).
         return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: 0.0, rear: numbers.rear });
     }
-    Some(AttackEstimate { expected: o.expected, ko_chance: ko, rear: numbers.rear })
+    // MOVE-11, MOVE-12: a blow that hurts may also throw it over an edge; the fall's attack
+    // (MOVE-E4, undefended) is worth its expected damage times the chance the blow hurts.
+    let fall = numbers.forced.filter(|f| f.fall_dice > 0).map_or(0.0, |f| {
+        let hurts = odds(numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
+        hurts * odds(f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
+    });
+    Some(AttackEstimate { expected: o.expected + fall, ko_chance: ko, rear: numbers.rear })
 }
 
 /// One attack `me` could make from `from` on `target` with `weapon` (+ `additives`).

@@ -442,6 +442,18 @@ impl Battle {
                 struck.push(run.id);
             }
         }
+        // MOVE-11 (Engine decision): a weapon's forced move comes with its blow, once the
+        // batch's damage has landed and before the struck fall down (an unconscious body
+        // lying is too heavy to push far: MOVE-7's posture resistance); the dead stay put.
+        for flow in &flows {
+            if let Some(forced) = flow.weapon.weapon.forced {
+                for run in flow.targets.iter().filter(|r| r.damage > 0) {
+                    if !self.creatures[run.id as usize].attrs.is_dead() {
+                        self.apply_forced_move(flow.attacker, run.id, forced);
+                    }
+                }
+            }
+        }
         self.check_unconscious(&struck);
         for id in coups {
             if self.creatures[id as usize].is_active() {

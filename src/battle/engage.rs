@@ -9,7 +9,7 @@ use super::state::*;
 use super::types::*;
 use crate::rules::attack::{effective_protection, range_dice_modifier};
 use crate::rules::facing::{Actor, Sector, sector_for};
-use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::grid::{Footprint, Pos, distance_with_height, footprint_distance};
 use crate::rules::los::{has_cover, line_of_effect};
 use crate::rules::posture::cover_bonus;
 
@@ -136,7 +136,8 @@ impl Battle {
     /// line, perception of the target and the side's knowledge are taken as given.
     pub(super) fn engagement_in_reach(&self, a: &Fighter, from: Placement, t: &Fighter, at: Placement) -> Engagement {
         let (af, tf) = (Footprint::new(from.origin, a.size.footprint()), Footprint::new(at.origin, t.size.footprint()));
-        let distance = footprint_distance(af, tf);
+        let height = self.map.depth_under(af) - self.map.depth_under(tf);
+        let distance = distance_with_height(footprint_distance(af, tf), height);
         let adjacent = distance <= 1;
         Engagement {
             attacker: a.id,

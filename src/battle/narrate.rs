@@ -3,6 +3,7 @@
 use super::state::Battle;
 use super::types::{Command, Event, Outcome, Target, WindowKind};
 use crate::files::escape_controls;
+use crate::rules::forced::{ForcedKind, ForcedStop};
 
 /// A creature's name, control characters escaped (names come from level files).
 fn name(b: &Battle, id: u32) -> std::borrow::Cow<'_, str> {
@@ -103,6 +104,29 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         }
         Event::CounterAttackDeclared { creature, weapon, against } => {
             format!("    {} counter-attacks {} with {weapon}", name(b, *creature), name(b, *against))
+        }
+        Event::ForcedMoved { creature, by, kind, path, stop } => {
+            let how = match kind {
+                ForcedKind::KnockBack => "knocks back",
+                ForcedKind::Tow => "tows",
+            };
+            let end = path.last().copied().unwrap_or_default();
+            let why = match stop {
+                ForcedStop::Spent => "",
+                ForcedStop::Obstacle => ", stopped by an obstacle",
+                ForcedStop::Creature => ", stopped by a creature",
+                ForcedStop::Source => ", up against it",
+                ForcedStop::Fell => ", over the edge",
+            };
+            format!("    {} {how} {} to {end}{why}", name(b, *by), name(b, *creature))
+        }
+        Event::Fell { creature, depth, dice, onto, .. } => {
+            let on = onto.map(|o| format!(" onto {}", name(b, o))).unwrap_or_default();
+            let hurt = if *dice > 0 { format!(": a {dice}-dice attack") } else { ": no harm".into() };
+            format!("    {} falls {depth} steps{on}{hurt}", name(b, *creature))
+        }
+        Event::FallRecovery { creature, ap_lost, left } => {
+            format!("  {} is still recovering from the fall: −{ap_lost} AP ({left} left)", name(b, *creature))
         }
         Event::QuickStepped { creature, to } => format!("    {} quick-steps to {to}", name(b, *creature)),
         Event::AttackCancelled { attacker, refunded_ap, reason } => {

@@ -54,6 +54,8 @@ pub struct AttackPreview {
     pub defendable: Result<(), Rejection>,
     /// Every defense the attack allows, with the target's dice for it.
     pub defenses: Vec<DefenseOption>,
+    /// MOVE-11: where the weapon's knock back or tow would take the target if it is hurt.
+    pub forced: Option<super::ForcedOutcome>,
 }
 
 impl AttackPreview {
@@ -106,6 +108,8 @@ pub struct AttackNumbers {
     pub defense_dice: i32,
     /// The target has the AP a defense costs now (TIME-12).
     pub can_pay_defense: bool,
+    /// MOVE-11, MOVE-12: the weapon's forced move if the attack hurts (and the fall it causes).
+    pub forced: Option<super::ForcedOutcome>,
 }
 
 /// A hypothetical attack: the attacker standing at `from`, the target at `target_at`.
@@ -335,6 +339,7 @@ impl Battle {
                     in_reach: Ok(()),
                     defendable: s.defendable.map_err(Undefendable::rejection),
                     defenses: self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, false),
+                    forced: self.forced_outcome(me.footprint(), &flow.weapon, t.id, t.origin),
                 }
             })
             .collect())
@@ -367,6 +372,7 @@ impl Battle {
             in_reach: n.in_reach.map_err(|why| self.reach_rejection(&e, w, why)),
             defenses: self.defense_options(t, q.target_at.posture, &w.weapon.defenses, &n.defendable, false),
             defendable: n.defendable.map_err(Undefendable::rejection),
+            forced: n.forced,
         })
     }
 
@@ -443,6 +449,7 @@ impl Battle {
             defendable: s.defendable,
             defense_dice,
             can_pay_defense: t.ap >= DEFEND_AP,
+            forced: self.forced_outcome(Footprint::new(e.from.origin, a.size.footprint()), w, t.id, e.at.origin),
         })
     }
 
@@ -483,6 +490,12 @@ impl Battle {
             in_reach: Ok(()),
             defendable: s.defendable.map_err(Undefendable::rejection),
             defenses,
+            forced: self.forced_outcome(
+                self.creatures[flow.attacker as usize].footprint(),
+                &flow.weapon,
+                t.id,
+                t.origin,
+            ),
         };
         let points = if w.kind == WindowKind::Defense { flow.pending_points } else { None };
         Some(WindowPreview {

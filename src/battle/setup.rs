@@ -128,6 +128,7 @@ impl Battle {
                 controller: c.controller,
                 hold: c.hold,
                 surprised: false,
+                fell: false,
             });
         }
         let n = creatures.len();

@@ -89,6 +89,8 @@ pub struct Fighter {
     /// TIME-E9: caught unaware at the opening: no turn in the surprise round and no reaction
     /// (defense included) until round 1 starts.
     pub surprised: bool,
+    /// MOVE-12, MOVE-E6: it fell since its last turn and starts the next one 1 AP short.
+    pub fell: bool,
 }
 
 impl Fighter {

@@ -121,6 +121,12 @@ impl Battle {
     /// The latecomer's own square, or the nearest free one (Engine decision); None when no
     /// square on the map is free for its footprint.
     fn free_spot_near(&self, id: CreatureId) -> Option<Pos> {
+        self.free_spot_around(id, self.creatures[id as usize].origin)
+    }
+
+    /// The nearest square to `at` (in rings outward) where the creature's footprint stands on
+    /// open ground that nobody holds; `at` itself first.
+    pub(super) fn free_spot_around(&self, id: CreatureId, at: Pos) -> Option<Pos> {
         let me = &self.creatures[id as usize];
         let occ = self.true_occupancy(id);
         let free = |p: Pos| {
@@ -132,7 +138,7 @@ impl Battle {
         for r in 0..=reach {
             for dy in -r..=r {
                 for dx in -r..=r {
-                    let p = me.origin.offset(dx, dy);
+                    let p = at.offset(dx, dy);
                     if (dx.abs() == r || dy.abs() == r) && free(p) {
                         return Some(p);
                     }
@@ -166,6 +172,7 @@ impl Battle {
             f.ap = if surprise_round { f.max_ap.min(SURPRISE_AP) } else { f.max_ap };
             f.spent_this_turn = 0;
         }
+        self.recover_from_fall(id);
         self.phase = Phase::Turn(id);
         let ap = self.creatures[id as usize].ap;
         self.log_about(Event::TurnStarted { creature: id, ap }, &[id]);

@@ -4,6 +4,7 @@
 use crate::rules::attack::Defense;
 use crate::rules::creature::Attribute;
 use crate::rules::facing::Facing;
+use crate::rules::forced::{ForcedKind, ForcedStop};
 use crate::rules::grid::Pos;
 use crate::rules::posture::Posture;
 use serde::{Deserialize, Serialize};
@@ -294,6 +295,31 @@ pub enum Event {
     HideFailed {
         creature: CreatureId,
     },
+    /// MOVE-11, MOVE-E5: pushed or pulled by `by`'s weapon, square by square along `path`
+    /// (its south-west square from where it stood); `stop` says why it ended there.
+    ForcedMoved {
+        creature: CreatureId,
+        by: CreatureId,
+        kind: ForcedKind,
+        path: Vec<Pos>,
+        stop: ForcedStop,
+    },
+    /// MOVE-12, MOVE-10: it went over an edge at `at` and fell `depth` steps: `dice` is the
+    /// fall's attack (0 for a drop no higher than its body), on it and on `onto`, a creature
+    /// it landed on.
+    Fell {
+        creature: CreatureId,
+        at: Pos,
+        depth: i32,
+        dice: i32,
+        onto: Option<CreatureId>,
+    },
+    /// MOVE-E6: the turn after a fall starts `ap_lost` AP short.
+    FallRecovery {
+        creature: CreatureId,
+        ap_lost: i32,
+        left: i32,
+    },
     /// SPACE-E5 (Engine decision): the move ran into a creature its side did not perceive and
     /// stopped at `at`, the last square it could stand on (the path in `Moved` ends there).
     MoveInterrupted {
@@ -376,6 +402,8 @@ impl Event {
             Spotted { creature, .. } | LostSight { creature, .. } => vec![*creature],
             AttackCancelled { attacker, .. } => vec![*attacker],
             Undefendable { target, .. } => vec![*target],
+            ForcedMoved { creature, by, .. } => vec![*creature, *by],
+            Fell { creature, onto, .. } => std::iter::once(*creature).chain(*onto).collect(),
             TurnStarted { creature, .. }
             | Moved { creature, .. }
             | Faced { creature, .. }
@@ -399,6 +427,7 @@ impl Event {
             | Fled { creature }
             | Joined { creature, .. }
             | ArrivalDelayed { creature, .. }
+            | FallRecovery { creature, .. }
             | TurnEnded { creature } => vec![*creature],
         }
     }

@@ -18,12 +18,16 @@ pub(super) enum Tile {
     Rough = 3,
     Thicket = 4,
     Smooth = 5,
+    /// A pit or chasm (SPACE-E7, MOVE-12): a square without support.
+    Chasm = 6,
 }
 
-const TILES: u32 = 6;
+const TILES: u32 = 7;
 
 pub(super) fn tile_for(t: &Terrain) -> Tile {
-    if t.blocks_movement && t.blocks_sight {
+    if t.drop > 0 {
+        Tile::Chasm
+    } else if t.blocks_movement && t.blocks_sight {
         Tile::Wall
     } else if t.low_cover || t.blocks_movement {
         Tile::LowWall
@@ -49,6 +53,7 @@ pub fn terrain_rgb(t: &Terrain) -> [u8; 3] {
         Tile::Rough => [118, 104, 82],
         Tile::Thicket => [62, 110, 56],
         Tile::Smooth => [160, 152, 134],
+        Tile::Chasm => [24, 20, 28],
     };
     if t.dark { [rgb[0] / 2, rgb[1] / 2, rgb[2] * 2 / 3 + 20] } else { rgb }
 }
@@ -166,9 +171,14 @@ pub(super) fn tileset() -> Image {
                         let stroke = (x + 2 * y) % 9 == 0 || (2 * x + 31 - y) % 11 == 0;
                         if stroke { [40, 88, 40] } else { [70, 118, 62] }
                     }
-                    _ => [160, 152, 134],
+                    5 => [160, 152, 134],
+                    _ => {
+                        // A drop: near-black, with the rim's faint ledges toward the bottom.
+                        let ledge = y % 6 == 0 && (x + y) % 4 != 0;
+                        if ledge { [44, 38, 48] } else { [22, 18, 26] }
+                    }
                 };
-                let rgb = if edge && tile != 1 { rgb.map(|c| c.saturating_sub(22)) } else { rgb };
+                let rgb = if edge && tile != 1 && tile != 6 { rgb.map(|c| c.saturating_sub(22)) } else { rgb };
                 let i = ((y * width + tile * size + x) * 4) as usize;
                 data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
             }

@@ -301,11 +301,27 @@ fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
                 if let Err(why) = &t.defendable {
                     let _ = writeln!(out, "    undefendable: {why}");
                 }
+                if let Some(f) = &t.forced {
+                    let _ = writeln!(out, "    {}", forced_line(f));
+                }
             }
         }
         Err(r) => {
             let _ = writeln!(out, "  refused: {r}");
         }
+    }
+}
+
+/// MOVE-11, MOVE-12: where a hurting blow would send the target, and the fall it would cause.
+fn forced_line(f: &crate::battle::ForcedOutcome) -> String {
+    use crate::rules::forced::{ForcedKind, ForcedStop};
+    let how = if f.kind == ForcedKind::KnockBack { "knocks back" } else { "tows" };
+    match (f.stop, f.fall_depth) {
+        (ForcedStop::Fell, Some(depth)) if f.fall_dice > 0 => {
+            format!("if hurt: {how} over the edge at {}: falls {depth} steps, a {}-dice attack", f.end, f.fall_dice)
+        }
+        (ForcedStop::Fell, Some(depth)) => format!("if hurt: {how} into a {depth}-step drop at {} (harmless)", f.end),
+        _ => format!("if hurt: {how} to {}", f.end),
     }
 }
 

@@ -334,6 +334,18 @@ fn draw_aids(
                     );
                 }
             }
+            // MOVE-11, MOVE-12: where a hurting blow would push or pull each target; red when
+            // it would go over an edge with a harmful fall.
+            for t in b.attack_preview(me, cmd).unwrap_or_default() {
+                let Some(f) = t.forced else { continue };
+                let from = b.fighter(t.target).origin;
+                if f.end == from {
+                    continue;
+                }
+                let colour = if f.fall_dice > 0 { Color::srgb(1.0, 0.2, 0.2) } else { Color::srgb(1.0, 0.85, 0.3) };
+                gizmos.arrow_2d(square_centre(from), square_centre(f.end), colour);
+                gizmos.rect_2d(Isometry2d::from_translation(square_centre(f.end)), Vec2::splat(TILE * 0.6), colour);
+            }
         }
         _ => {}
     }

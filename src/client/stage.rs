@@ -87,6 +87,15 @@ pub fn beats_for(event: &Event) -> Vec<Beat> {
         Event::Moved { creature, path, .. } if path.len() > 1 => {
             vec![Beat::Walk { creature: *creature, path: path.clone() }]
         }
+        Event::ForcedMoved { creature, path, .. } if path.len() > 1 => {
+            vec![Beat::Walk { creature: *creature, path: path.clone() }]
+        }
+        Event::Fell { creature, depth, .. } => vec![Beat::Show {
+            creature: *creature,
+            text: format!("falls {depth} steps"),
+            colour: [1.0, 0.6, 0.3],
+            flash: true,
+        }],
         Event::AttackDeclared { attacker, targets, .. } => {
             targets.iter().map(|&target| Beat::Strike { attacker: *attacker, target }).collect()
         }

@@ -83,6 +83,9 @@ pub struct Weapon {
     /// A shield: adds dice to Block while carried.
     #[serde(default)]
     pub block_bonus: i32,
+    /// MOVE-11: a weapon that says so knocks back or tows each creature it hurts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forced: Option<crate::rules::forced::ForcedMove>,
 }
 
 fn one() -> u32 {
@@ -298,6 +301,12 @@ impl Compendium {
             }
             if w.segments == 0 || w.segments > 10 || w.dice.div < 1 || w.ap < 0 || w.ap > 20 {
                 return Err(format!("weapon '{key}': segments 1..=10, dice.div >= 1, ap 0..=20"));
+            }
+            if w.forced.is_some_and(|f| !(1..=crate::rules::forced::MAX_FORCED_STEPS).contains(&f.steps)) {
+                return Err(format!(
+                    "weapon '{key}': a forced move's steps must be 1..={}",
+                    crate::rules::forced::MAX_FORCED_STEPS
+                ));
             }
         }
         for (key, p) in &self.ai_profiles {

@@ -409,6 +409,12 @@ fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
             let at = loc.source.find(&format!("\"{name}\""));
             return Err(loc.err_at(at, format!("terrain \"{name}\": resistance and cross_height must be 0..=100")));
         }
+        if !(0..=100).contains(&t.drop) || (t.drop > 0 && t.blocks_movement) {
+            let at = loc.source.find(&format!("\"{name}\""));
+            return Err(
+                loc.err_at(at, format!("terrain \"{name}\": drop must be 0..=100 and not on a blocking terrain"))
+            );
+        }
     }
     let mut cells = vec![0u16; width * height];
     let mut search_from = map_at.unwrap_or(0);

@@ -4,7 +4,7 @@
 //! - an orthogonal map; its tile layers, top layer winning, give each square's terrain: a tile's
 //!   custom property `terrain` names a terrain type (an empty square is `floor`);
 //! - terrain types are the usual ones (`floor`, `wall`, `low_wall`, `rough`, `thicket`, `dark`,
-//!   `water`) or defined by a map property `terrain.NAME` whose value is the RON of its
+//!   `water`, `pit` 3 deep, `chasm` 6 deep) or defined by a map property `terrain.NAME` whose value is the RON of its
 //!   properties, e.g. `terrain.lava` = `(resistance: 2, dark: false)`;
 //! - an object layer named `creatures` places compendium creatures: the object's name is the
 //!   creature's, its square is where the object's point (or its tile's foot) lies, and its
@@ -48,6 +48,8 @@ fn builtin_terrain(name: &str) -> Option<Terrain> {
         "thicket" => Terrain { difficult: true, concealing: true, ..t },
         "dark" => Terrain { dark: true, ..t },
         "water" => Terrain { resistance: 2, ..t },
+        "pit" => Terrain { drop: 3, ..t },
+        "chasm" => Terrain { drop: 6, ..t },
         _ => return None,
     })
 }
@@ -199,6 +201,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
         "thicket" => Some('T'),
         "dark" => Some('%'),
         "water" => Some('w'),
+        "chasm" => Some('_'),
         _ => None,
     };
     let mut legend: BTreeMap<char, String> = BTreeMap::new();

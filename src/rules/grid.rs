@@ -32,6 +32,13 @@ pub fn distance_delta(dx: i32, dy: i32) -> i32 {
     ax.max(ay) + ax.min(ay) / 2
 }
 
+/// SPACE-E7 (Engine decision): the SPACE-6 rule over (horizontal distance, height
+/// difference): a creature down a pit 3 steps deep is 3 steps from one beside its rim.
+#[inline]
+pub fn distance_with_height(horizontal: i32, height: i32) -> i32 {
+    if height == 0 { horizontal } else { distance_delta(horizontal, height) }
+}
+
 #[inline]
 pub fn distance(a: Pos, b: Pos) -> i32 {
     distance_delta(b.x - a.x, b.y - a.y)
@@ -117,6 +124,12 @@ pub struct Terrain {
     /// Unlit (PERC-E3).
     #[serde(skip_serializing_if = "is_false")]
     pub dark: bool,
+    /// SPACE-E7, MOVE-12: a square without support — a pit or the chasm below a ledge — whose
+    /// floor lies this many steps below the ground around it (0 = solid ground). Engine
+    /// decision: no voluntary move enters it (MOVE-10's jump down is not offered: a creature
+    /// only falls in, by forced movement); sight and effects cross it.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub drop: i32,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -139,6 +152,7 @@ impl Default for Terrain {
             low_cover: false,
             concealing: false,
             dark: false,
+            drop: 0,
         }
     }
 }
@@ -167,6 +181,10 @@ impl Terrain {
     pub fn rough() -> Self {
         Terrain { name: "rough".into(), difficult: true, ..Terrain::default() }
     }
+    /// A pit or chasm `depth` steps deep (SPACE-E7, MOVE-12).
+    pub fn chasm(depth: i32) -> Self {
+        Terrain { name: "chasm".into(), drop: depth, ..Terrain::default() }
+    }
 }
 
 /// Largest map side the engine accepts (bounded so no input can exhaust memory).
@@ -184,6 +202,8 @@ pub struct GridMap {
     /// AREA-E6 / ATK-E2: what stops a line of effect (movement blockers that cannot be crossed).
     blocks_effect: Vec<bool>,
     has_smooth: bool,
+    /// Some square is a drop (SPACE-E7): heights matter on this map.
+    has_drops: bool,
 }
 
 /// Why a map could not be built.
@@ -225,7 +245,8 @@ impl GridMap {
         let blocks_move = cells.iter().map(|&t| terrains[t as usize].blocks_movement).collect();
         let blocks_effect = cells.iter().map(|&t| terrains[t as usize].blocks_effect()).collect();
         let has_smooth = cells.iter().any(|&t| terrains[t as usize].smooth);
-        Ok(GridMap { width, height, terrains, cells, blocks_sight, blocks_move, blocks_effect, has_smooth })
+        let has_drops = cells.iter().any(|&t| terrains[t as usize].drop > 0);
+        Ok(GridMap { width, height, terrains, cells, blocks_sight, blocks_move, blocks_effect, has_smooth, has_drops })
     }
 
     /// An open map of one terrain.
@@ -288,6 +309,13 @@ impl GridMap {
     pub fn has_smooth(&self) -> bool {
         self.has_smooth
     }
+    /// SPACE-E7: how far below the ground the footprint stands (the deepest drop under it).
+    pub fn depth_under(&self, fp: Footprint) -> i32 {
+        if !self.has_drops {
+            return 0;
+        }
+        fp.cells().filter(|&c| self.in_bounds(c)).map(|c| self.terrain(c).drop).max().unwrap_or(0)
+    }
     #[inline]
     pub fn in_bounds(&self, p: Pos) -> bool {
         p.x >= 0 && p.y >= 0 && p.x < self.width && p.y < self.height
@@ -341,6 +369,7 @@ impl GridMap {
             self.blocks_move[i] = self.terrains[terrain as usize].blocks_movement;
             self.blocks_effect[i] = self.terrains[terrain as usize].blocks_effect();
             self.has_smooth = self.cells.iter().any(|&t| self.terrains[t as usize].smooth);
+            self.has_drops = self.cells.iter().any(|&t| self.terrains[t as usize].drop > 0);
         }
     }
 }

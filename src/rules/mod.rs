@@ -12,6 +12,7 @@ pub mod creature;
 pub mod dice;
 pub mod facing;
 pub mod flow;
+pub mod forced;
 pub mod grid;
 pub mod initiative;
 pub mod los;

@@ -6,7 +6,7 @@
 //! floor(total) ≤ S becomes total ≤ 4S + 3.
 
 use super::creature::Size;
-use super::grid::{Footprint, GridMap, Pos};
+use super::grid::{Footprint, GridMap, Pos, Terrain};
 use super::posture::Posture;
 
 /// What another creature in a square means for this mover (SPACE-E5): computed by the caller,
@@ -124,18 +124,28 @@ fn enter_costs(map: &GridMap, mover: &Mover) -> Vec<EnterCost> {
             let Some(crossing) = crossing else {
                 return EnterCost { orth: None, diag: None, obstacle: true };
             };
-            // MOVE-E1: R = 1 + terrain + difficult + posture + crossing; smooth cancels one
-            // difficult, otherwise halves the cost.
-            let mut r = 1 + t.resistance.max(0) + i32::from(t.difficult) + posture + crossing;
-            let halve = t.smooth && !t.difficult;
-            if t.smooth && t.difficult {
-                r -= 1;
+            // SPACE-E7, MOVE-12 (Engine decision): nobody walks into a pit; only a forced move
+            // takes a creature over the edge. A pit is no corner to squeeze past.
+            if t.drop > 0 {
+                return EnterCost { orth: None, diag: None, obstacle: false };
             }
-            let r = r as u32;
-            let (orth, diag) = if halve { (2 * r, 3 * r) } else { (4 * r, 6 * r) };
+            let (orth, diag) = step_quarters(t, posture + crossing);
             EnterCost { orth: Some(orth), diag: Some(diag), obstacle: t.blocks_movement }
         })
         .collect()
+}
+
+/// MOVE-E1: quarter steps of an orthogonal and a diagonal step onto terrain `t`, with `extra`
+/// resistance (posture, crossing): R = 1 + terrain + difficult + extra; smooth cancels one
+/// difficult, otherwise halves the cost. MOVE-7: the same for active and forced movement.
+pub fn step_quarters(t: &Terrain, extra: i32) -> (u32, u32) {
+    let mut r = 1 + t.resistance.max(0) + i32::from(t.difficult) + extra.max(0);
+    let halve = t.smooth && !t.difficult;
+    if t.smooth && t.difficult {
+        r -= 1;
+    }
+    let r = r as u32;
+    if halve { (2 * r, 3 * r) } else { (4 * r, 6 * r) }
 }
 
 const UNREACHED: u32 = u32::MAX;

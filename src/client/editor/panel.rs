@@ -147,6 +147,11 @@ fn terrain_checks(ui: &mut egui::Ui, t: &mut Terrain) {
         ui.add_enabled(crossable, egui::DragValue::new(&mut h).range(1..=9));
         t.cross_height = crossable.then_some(h);
     });
+    ui.horizontal(|ui| {
+        // SPACE-E7, MOVE-12: a pit or chasm; only a knock back or tow gets a creature in.
+        ui.label("drop (pit depth, 0 = solid)");
+        ui.add(egui::DragValue::new(&mut t.drop).range(0..=100));
+    });
 }
 
 /// A text field typed into a draft, applied when it loses focus (Enter, Tab or a click away):

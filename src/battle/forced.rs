@@ -1,0 +1,161 @@
+//! Forced movement and falls as this battle applies them (MOVE-4, MOVE-11, MOVE-E5, MOVE-12,
+//! MOVE-E6, MOVE-10, MOVE-E4): after an attack's batch of damage, each creature a forcing
+//! weapon hurt is pushed or pulled along the ray from its attacker; over an edge it falls.
+
+use super::state::*;
+use super::types::*;
+use crate::rules::attack::{DamageModifiers, effective_protection, resolve_segment};
+use crate::rules::creature::{Allocation, Attribute, DamageType, allocate_damage};
+use crate::rules::dice::{points, roll_faces};
+use crate::rules::forced::{ForcedKind, ForcedMove, ForcedPath, ForcedStop, fall_dice, forced_path};
+use crate::rules::grid::{Footprint, Pos};
+use crate::rules::movement::Mover;
+
+/// MOVE-11: where a weapon's forced move would take a target the attack hurts, and the fall
+/// it would cause (what a preview shows and the AI weighs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ForcedOutcome {
+    pub kind: ForcedKind,
+    /// The target's south-west square where it would end (at the bottom, if it falls).
+    pub end: Pos,
+    pub stop: ForcedStop,
+    /// MOVE-12: the depth it would fall, and the dice of the fall's attack (MOVE-E4).
+    pub fall_depth: Option<i32>,
+    pub fall_dice: i32,
+    /// The physical protection the fall's attack meets (MOVE-E4).
+    pub fall_protection: i32,
+}
+
+impl Battle {
+    /// The forced move `weapon` of the creature whose footprint is `source` would make on
+    /// `target` standing at `at`, if the attack hurts it; None for a weapon that forces none.
+    pub(super) fn forced_outcome(
+        &self,
+        source: Footprint,
+        w: &Armed,
+        target: CreatureId,
+        at: Pos,
+    ) -> Option<ForcedOutcome> {
+        let forced = w.weapon.forced?;
+        let path = self.forced_path_of(target, at, source, forced);
+        let height = self.creatures[target as usize].size.body_height();
+        Some(ForcedOutcome {
+            kind: forced.kind,
+            end: path.end(at),
+            stop: path.stop,
+            fall_depth: path.fall_depth,
+            fall_dice: path.fall_depth.map_or(0, |d| fall_dice(d, height)),
+            fall_protection: self.fall_protection(target),
+        })
+    }
+
+    fn fall_protection(&self, id: CreatureId) -> i32 {
+        effective_protection(self.creatures[id as usize].protection.against(DamageType::Physical), 0, 0, false)
+    }
+
+    /// MOVE-E5 where a forced move of `target` standing at `at` would go, pushed (or pulled) by
+    /// a creature whose footprint is `source`; every present creature but the target blocks.
+    pub(super) fn forced_path_of(
+        &self,
+        target: CreatureId,
+        at: Pos,
+        source: Footprint,
+        forced: ForcedMove,
+    ) -> ForcedPath {
+        let t = &self.creatures[target as usize];
+        let mover = Mover { size: t.size, speed: forced.steps, sprint: false, posture: t.posture };
+        let occupied =
+            |c: Pos| self.creatures.iter().any(|o| o.id != target && o.is_active() && o.footprint().contains(c));
+        forced_path(&self.map, &mover, at, source, forced, occupied)
+    }
+
+    /// MOVE-11 (Engine decision: a weapon's forced move comes with the damage it deals, so it
+    /// moves only a creature the attack hurt; the forcing side's choice of route is the ray of
+    /// MOVE-E5, at its full distance). Dead creatures are not moved.
+    pub(super) fn apply_forced_move(&mut self, by: CreatureId, target: CreatureId, forced: ForcedMove) {
+        if self.creatures[target as usize].presence != Presence::Active {
+            return;
+        }
+        let start = self.creatures[target as usize].origin;
+        let source = self.creatures[by as usize].footprint();
+        let path = self.forced_path_of(target, start, source, forced);
+        if path.path.is_empty() {
+            return;
+        }
+        // MOVE-11, TIME-E5: it interrupts the creature's long-term action.
+        if self.creatures[target as usize].long_term.take().is_some() {
+            self.log_about(
+                Event::LongTermAborted { creature: target, reason: "forced movement (MOVE-11, TIME-E5)".into() },
+                &[target],
+            );
+        }
+        let squares = std::iter::once(start).chain(path.path.iter().copied()).collect();
+        let event = Event::ForcedMoved { creature: target, by, kind: forced.kind, path: squares, stop: path.stop };
+        self.log_about(event, &[target]);
+        self.creatures[target as usize].origin = path.end(start);
+        self.refresh_perception_of(target);
+        self.sync_perception();
+        if let (ForcedStop::Fell, Some(depth)) = (path.stop, path.fall_depth) {
+            self.fall(target, depth);
+        }
+    }
+
+    /// MOVE-12 / MOVE-10 / MOVE-E4: a creature falls `depth` steps onto the square it is over;
+    /// a creature already down there takes the same attack, and the faller comes to rest on
+    /// the nearest free square. MOVE-E6: it loses 1 AP at the start of its next turn.
+    fn fall(&mut self, id: CreatureId, depth: i32) {
+        let at = self.creatures[id as usize].origin;
+        let fp = self.creatures[id as usize].footprint();
+        let under: Option<CreatureId> = self
+            .creatures
+            .iter()
+            .find(|o| o.id != id && o.is_active() && o.footprint().cells().any(|c| fp.contains(c)))
+            .map(|o| o.id);
+        let dice = fall_dice(depth, self.creatures[id as usize].size.body_height());
+        self.log_about(Event::Fell { creature: id, at, depth, dice, onto: under }, &[id]);
+        self.creatures[id as usize].fell = true;
+        if let Some(other) = under {
+            // Engine decision (MOVE-E4): it lands on the nearest free square around.
+            let rest = self.free_spot_around(id, at).unwrap_or(at);
+            self.creatures[id as usize].origin = rest;
+            self.refresh_perception_of(id);
+            self.sync_perception();
+            self.fall_attack(other, dice);
+        }
+        self.fall_attack(id, dice);
+    }
+
+    /// MOVE-E4: the fall's physical attack, reduced by physical protection and never defended
+    /// (it lists no defense, ATK-11); its damage goes to Might (the allocation order if set).
+    fn fall_attack(&mut self, id: CreatureId, dice: i32) {
+        if dice <= 0 || self.creatures[id as usize].presence != Presence::Active {
+            return;
+        }
+        let faces = roll_faces(&mut self.rng, dice);
+        let pts = points(&faces) as i32;
+        self.log_about(Event::Rolled { creature: id, purpose: "fall (MOVE-10)".into(), faces, points: pts }, &[id]);
+        let protection = self.fall_protection(id);
+        let out = resolve_segment(pts, protection, None, &DamageModifiers::default(), 0);
+        if out.damage <= 0 {
+            return;
+        }
+        let f = &mut self.creatures[id as usize];
+        let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
+        let split = allocate_damage(&mut f.attrs, &[Attribute::Might], out.damage, how);
+        for (a, dice) in split {
+            let left = self.creatures[id as usize].attrs.dice(a);
+            self.log_about(Event::Damaged { creature: id, attribute: a, dice, left }, &[id]);
+        }
+        self.check_unconscious(&[id]);
+    }
+
+    /// MOVE-E6: a creature that fell starts its next turn 1 AP short.
+    pub(super) fn recover_from_fall(&mut self, id: CreatureId) {
+        let f = &mut self.creatures[id as usize];
+        if std::mem::take(&mut f.fell) && f.ap > 0 {
+            f.ap -= 1;
+            let left = f.ap;
+            self.log_about(Event::FallRecovery { creature: id, ap_lost: 1, left }, &[id]);
+        }
+    }
+}
