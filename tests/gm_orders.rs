@@ -184,6 +184,13 @@ fn the_readme_level_example_loads_and_uses_every_field() {
             concealing: true,
             dark: true,
             drop: 1,
+            hazard: Some(meshal_tactics::rules::hazard::Hazard {
+                kind: "fire".into(),
+                dice: 1,
+                damage: Some(meshal_tactics::rules::creature::DamageType::Erosion),
+                targets: vec![meshal_tactics::rules::creature::Attribute::Might],
+                drain: 1,
+            }),
         };
     }
     let written = ron::ser::to_string(&full).unwrap();

@@ -590,7 +590,10 @@ impl Ctx<'_> {
         // hiding away for nothing.
         let unhides = f.hidden.is_some() && attacks == 0 && moved && !mf.cells().any(|c| b.map().terrain(c).concealing);
         let hiding_lost = if unhides { HIDING_WORTH * p.caution } else { 0.0 };
-        let total = offence - p.caution * danger + closing + holding - hiding_lost;
+        // FLOW-10: a hazard strikes for certain where it ends its move (and again next turn).
+        let hazard = super::threat::hazard_cost(b, self.me, dest);
+        let danger = danger + hazard;
+        let total = offence - p.caution * danger + closing + holding - hiding_lost - hazard;
         let planned_attack = attack.as_ref().filter(|a| a.value > 0.05 && planned >= 1).map(|a| &a.command);
         let cmd = match (planned_attack, turn_first) {
             // Staying put, it first turns toward the target it will strike.

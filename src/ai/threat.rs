@@ -3,7 +3,7 @@
 
 use super::odds::odds;
 use crate::battle::{Battle, CreatureId, Fighter, Placement};
-use crate::rules::grid::{Footprint, footprint_distance};
+use crate::rules::grid::{Footprint, Pos, footprint_distance};
 
 /// Expected damage `enemy` could deal to `me` standing at `at` next round, if it can get there:
 /// counting its move, its best weapon, and whether our rear faces it.
@@ -105,4 +105,10 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> u
         .filter(|c| c.id != me && c.side == side && c.can_act())
         .filter(|c| footprint_distance(c.footprint(), enemy.footprint()) <= reach)
         .count()
+}
+
+/// FLOW-10: the dice a hazard would cost `me` for standing at `at` (its attack's expected
+/// damage, never defended, plus its drain), by the battle's numbers.
+pub(super) fn hazard_cost(b: &Battle, me: CreatureId, at: Pos) -> f64 {
+    b.hazard_numbers(me, at).map_or(0.0, |h| odds(h.dice, 1, h.protection, 0, 1).0.expected + h.drain as f64)
 }

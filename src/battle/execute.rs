@@ -254,6 +254,7 @@ impl Battle {
             self.refresh_perception_of(id);
             self.sync_perception();
         }
+        self.suffer_hazard(id);
         self.check_unconscious(&[id]);
         self.check_victory(false);
     }

@@ -4,9 +4,8 @@
 
 use super::state::*;
 use super::types::*;
-use crate::rules::attack::{DamageModifiers, effective_protection, resolve_segment};
-use crate::rules::creature::{Allocation, Attribute, DamageType, allocate_damage};
-use crate::rules::dice::{points, roll_faces};
+use crate::rules::attack::effective_protection;
+use crate::rules::creature::{Attribute, DamageType};
 use crate::rules::forced::{ForcedKind, ForcedMove, ForcedPath, ForcedStop, fall_dice, forced_path};
 use crate::rules::grid::{Footprint, Pos};
 use crate::rules::movement::Mover;
@@ -97,6 +96,8 @@ impl Battle {
         self.sync_perception();
         if let (ForcedStop::Fell, Some(depth)) = (path.stop, path.fall_depth) {
             self.fall(target, depth);
+        } else {
+            self.suffer_hazard(target);
         }
     }
 
@@ -126,27 +127,9 @@ impl Battle {
     }
 
     /// MOVE-E4: the fall's physical attack, reduced by physical protection and never defended
-    /// (it lists no defense, ATK-11); its damage goes to Might (the allocation order if set).
+    /// (it lists no defense, ATK-11); its damage goes to Might.
     fn fall_attack(&mut self, id: CreatureId, dice: i32) {
-        if dice <= 0 || self.creatures[id as usize].presence != Presence::Active {
-            return;
-        }
-        let faces = roll_faces(&mut self.rng, dice);
-        let pts = points(&faces) as i32;
-        self.log_about(Event::Rolled { creature: id, purpose: "fall (MOVE-10)".into(), faces, points: pts }, &[id]);
-        let protection = self.fall_protection(id);
-        let out = resolve_segment(pts, protection, None, &DamageModifiers::default(), 0);
-        if out.damage <= 0 {
-            return;
-        }
-        let f = &mut self.creatures[id as usize];
-        let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
-        let split = allocate_damage(&mut f.attrs, &[Attribute::Might], out.damage, how);
-        for (a, dice) in split {
-            let left = self.creatures[id as usize].attrs.dice(a);
-            self.log_about(Event::Damaged { creature: id, attribute: a, dice, left }, &[id]);
-        }
-        self.check_unconscious(&[id]);
+        self.environment_attack(id, dice, Some(DamageType::Physical), &[Attribute::Might], "fall (MOVE-10)");
     }
 
     /// MOVE-E6: a creature that fell starts its next turn 1 AP short.

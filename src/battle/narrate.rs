@@ -125,6 +125,9 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             let hurt = if *dice > 0 { format!(": a {dice}-dice attack") } else { ": no harm".into() };
             format!("    {} falls {depth} steps{on}{hurt}", name(b, *creature))
         }
+        Event::HazardStruck { creature, kind, at } => {
+            format!("    {} is caught by the {kind} at {at}", name(b, *creature))
+        }
         Event::FallRecovery { creature, ap_lost, left } => {
             format!("  {} is still recovering from the fall: −{ap_lost} AP ({left} left)", name(b, *creature))
         }

@@ -129,6 +129,7 @@ impl Battle {
                 hold: c.hold,
                 surprised: false,
                 fell: false,
+                adapted: t.adapted.clone(),
             });
         }
         let n = creatures.len();

@@ -91,6 +91,8 @@ pub struct Fighter {
     pub surprised: bool,
     /// MOVE-12, MOVE-E6: it fell since its last turn and starts the next one 1 AP short.
     pub fell: bool,
+    /// FLOW-10: the hazards it is adapted to (its template's).
+    pub adapted: Vec<String>,
 }
 
 impl Fighter {

@@ -176,6 +176,17 @@ impl Battle {
         self.phase = Phase::Turn(id);
         let ap = self.creatures[id as usize].ap;
         self.log_about(Event::TurnStarted { creature: id, ap }, &[id]);
+        // FLOW-10: a turn begun in a hazard starts with its harm.
+        self.suffer_hazard(id);
+        if !self.creatures[id as usize].is_active() {
+            self.log_about(Event::TurnEnded { creature: id }, &[id]);
+            self.check_victory(false);
+            return false;
+        }
+        self.check_victory(false);
+        if matches!(self.phase, Phase::Over(_)) {
+            return false;
+        }
         if self.creatures[id as usize].attrs.is_unconscious() {
             self.log_about(Event::TurnEnded { creature: id }, &[id]);
             return false;

@@ -314,6 +314,12 @@ pub enum Event {
         dice: i32,
         onto: Option<CreatureId>,
     },
+    /// FLOW-10: the hazard `kind` at `at` strikes the creature (its roll and damage follow).
+    HazardStruck {
+        creature: CreatureId,
+        kind: String,
+        at: Pos,
+    },
     /// MOVE-E6: the turn after a fall starts `ap_lost` AP short.
     FallRecovery {
         creature: CreatureId,
@@ -428,6 +434,7 @@ impl Event {
             | Joined { creature, .. }
             | ArrivalDelayed { creature, .. }
             | FallRecovery { creature, .. }
+            | HazardStruck { creature, .. }
             | TurnEnded { creature } => vec![*creature],
         }
     }

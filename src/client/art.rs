@@ -20,13 +20,17 @@ pub(super) enum Tile {
     Smooth = 5,
     /// A pit or chasm (SPACE-E7, MOVE-12): a square without support.
     Chasm = 6,
+    /// Dangerous ground (FLOW-10): embers, deep water, whatever the level says.
+    Hazard = 7,
 }
 
-const TILES: u32 = 7;
+const TILES: u32 = 8;
 
 pub(super) fn tile_for(t: &Terrain) -> Tile {
     if t.drop > 0 {
         Tile::Chasm
+    } else if t.hazard.is_some() {
+        Tile::Hazard
     } else if t.blocks_movement && t.blocks_sight {
         Tile::Wall
     } else if t.low_cover || t.blocks_movement {
@@ -54,6 +58,7 @@ pub fn terrain_rgb(t: &Terrain) -> [u8; 3] {
         Tile::Thicket => [62, 110, 56],
         Tile::Smooth => [160, 152, 134],
         Tile::Chasm => [24, 20, 28],
+        Tile::Hazard => [176, 70, 30],
     };
     if t.dark { [rgb[0] / 2, rgb[1] / 2, rgb[2] * 2 / 3 + 20] } else { rgb }
 }
@@ -172,10 +177,15 @@ pub(super) fn tileset() -> Image {
                         if stroke { [40, 88, 40] } else { [70, 118, 62] }
                     }
                     5 => [160, 152, 134],
-                    _ => {
+                    6 => {
                         // A drop: near-black, with the rim's faint ledges toward the bottom.
                         let ledge = y % 6 == 0 && (x + y) % 4 != 0;
                         if ledge { [44, 38, 48] } else { [22, 18, 26] }
+                    }
+                    _ => {
+                        // A hazard: glowing embers on scorched ground.
+                        let glow = (x * 5 + y * 7) % 13 < 3 || (x * 3 + y * 11) % 17 == 0;
+                        if glow { [250, 170, 60] } else { [150, 58, 28] }
                     }
                 };
                 let rgb = if edge && tile != 1 && tile != 6 { rgb.map(|c| c.saturating_sub(22)) } else { rgb };

@@ -96,6 +96,9 @@ pub fn beats_for(event: &Event) -> Vec<Beat> {
             colour: [1.0, 0.6, 0.3],
             flash: true,
         }],
+        Event::HazardStruck { creature, kind, .. } => {
+            vec![Beat::Show { creature: *creature, text: kind.clone(), colour: [1.0, 0.55, 0.2], flash: true }]
+        }
         Event::AttackDeclared { attacker, targets, .. } => {
             targets.iter().map(|&target| Beat::Strike { attacker: *attacker, target }).collect()
         }

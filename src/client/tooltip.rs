@@ -78,6 +78,11 @@ pub fn tooltip_text(b: &Battle, viewer: &Viewer, at: Pos) -> String {
     if t.dark {
         traits.push("unlit (PERC-E3)");
     }
+    let hazard;
+    if let Some(h) = &t.hazard {
+        hazard = format!("{}: {} dice, drains {} (FLOW-10)", h.kind, h.dice, h.drain);
+        traits.push(&hazard);
+    }
     let drop;
     if t.drop > 0 {
         drop = format!("a drop {} steps deep: no walking in, a push makes a fall (MOVE-12)", t.drop);

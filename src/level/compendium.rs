@@ -164,6 +164,9 @@ pub struct CreatureTemplate {
     /// Strength (CRE-11) for monsters whose potential is not itemised; None = computed.
     #[serde(default)]
     pub strength: Option<i32>,
+    /// FLOW-10: the kinds of hazard it is adapted to and so ignores ("fire", "deep water").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub adapted: Vec<String>,
 }
 
 fn default_speed() -> i32 {

@@ -415,6 +415,10 @@ fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
                 loc.err_at(at, format!("terrain \"{name}\": drop must be 0..=100 and not on a blocking terrain"))
             );
         }
+        if let Some(problem) = t.hazard.as_ref().and_then(|h| h.problem()) {
+            let at = loc.source.find(&format!("\"{name}\""));
+            return Err(loc.err_at(at, format!("terrain \"{name}\": {problem} (FLOW-10)")));
+        }
     }
     let mut cells = vec![0u16; width * height];
     let mut search_from = map_at.unwrap_or(0);

@@ -130,6 +130,10 @@ pub struct Terrain {
     /// only falls in, by forced movement); sight and effects cross it.
     #[serde(skip_serializing_if = "is_zero")]
     pub drop: i32,
+    /// FLOW-10: a dangerous square (fire, deep water) that attacks or drains a creature that
+    /// ends a move or starts its turn in it (Engine decision, `battle/hazard.rs`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hazard: Option<super::hazard::Hazard>,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -153,6 +157,7 @@ impl Default for Terrain {
             concealing: false,
             dark: false,
             drop: 0,
+            hazard: None,
         }
     }
 }

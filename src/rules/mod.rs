@@ -14,6 +14,7 @@ pub mod facing;
 pub mod flow;
 pub mod forced;
 pub mod grid;
+pub mod hazard;
 pub mod initiative;
 pub mod los;
 pub mod movement;

@@ -152,6 +152,28 @@ fn terrain_checks(ui: &mut egui::Ui, t: &mut Terrain) {
         ui.label("drop (pit depth, 0 = solid)");
         ui.add(egui::DragValue::new(&mut t.drop).range(0..=100));
     });
+    ui.horizontal(|ui| {
+        // FLOW-10: dangerous ground; the attack meets erosion protection and harms Might or
+        // Activeness (a level file may say otherwise).
+        let mut dangerous = t.hazard.is_some();
+        ui.checkbox(&mut dangerous, "hazard");
+        if !dangerous {
+            t.hazard = None;
+            return;
+        }
+        let h = t.hazard.get_or_insert_with(|| crate::rules::hazard::Hazard {
+            kind: "fire".into(),
+            dice: 3,
+            damage: Some(crate::rules::creature::DamageType::Erosion),
+            targets: vec![crate::rules::creature::Attribute::Might, crate::rules::creature::Attribute::Activeness],
+            drain: 0,
+        });
+        ui.add(egui::TextEdit::singleline(&mut h.kind).desired_width(70.0));
+        ui.label("dice");
+        ui.add(egui::DragValue::new(&mut h.dice).range(0..=crate::rules::hazard::MAX_HAZARD_DICE));
+        ui.label("drain");
+        ui.add(egui::DragValue::new(&mut h.drain).range(0..=crate::rules::hazard::MAX_HAZARD_DICE));
+    });
 }
 
 /// A text field typed into a draft, applied when it loses focus (Enter, Tab or a click away):
