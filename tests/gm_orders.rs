@@ -169,6 +169,14 @@ fn the_readme_level_example_loads_and_uses_every_field() {
     }];
     full.victory = vec![Victory::DefeatAllHostiles, Victory::SurviveRounds { side: "s".into(), rounds: 2 }];
     full.max_rounds = 3;
+    full.objects = vec![meshal_tactics::rules::objects::ObjectDef {
+        kind: meshal_tactics::rules::objects::ObjectKind::Crate,
+        at: (1, 1),
+        material: meshal_tactics::rules::objects::Material::Wood,
+        thickness: 2,
+        conditions: vec![meshal_tactics::rules::objects::Condition::Worn],
+        open: true,
+    }];
     full.description = "d".into();
     full.ruleset.overreach = false;
     for t in full.terrains.values_mut() {

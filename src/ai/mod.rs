@@ -13,6 +13,7 @@
 
 mod areas;
 mod clock;
+mod doors;
 mod intent;
 mod lookahead;
 mod odds;
@@ -150,8 +151,11 @@ pub fn decide_with(
 
 /// The AI's decision, with the safety net's replacement recorded in `fallback`.
 pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind>, profile: &AiProfile) -> Decision {
+    let door = (window.is_none() && profile.difficulty > 0).then(|| doors::worth_opening(battle, creature)).flatten();
     let (command, explanation) = if profile.difficulty == 0 {
         (baseline(battle, creature, window), None)
+    } else if let Some(open) = door {
+        (open, None)
     } else if window.is_none() && profile.look_ahead.candidates > 1 {
         lookahead::turn(battle, creature, profile)
     } else {

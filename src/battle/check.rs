@@ -16,16 +16,42 @@ use crate::rules::posture::{Posture, transition_cost};
 
 /// A checked command, ready to execute.
 pub(super) enum Plan {
-    Move { path: Vec<Pos>, cost: u32, sprint: bool, face: Option<Facing> },
+    Move {
+        path: Vec<Pos>,
+        cost: u32,
+        sprint: bool,
+        face: Option<Facing>,
+    },
     Face(Facing),
     Posture(Posture, i32),
     Attack(Box<AttackFlow>, i32),
-    LongTerm { weapon: String, target: Target, additives: Vec<String>, cost: i32 },
+    LongTerm {
+        weapon: String,
+        target: Target,
+        additives: Vec<String>,
+        cost: i32,
+    },
     Defend(Option<Defense>),
-    QuickStep { to: Pos, face: Option<Facing>, ap: i32 },
+    QuickStep {
+        to: Pos,
+        face: Option<Facing>,
+        ap: i32,
+    },
     Counter(Box<AttackFlow>, i32),
     PassBefore,
     Search(Pos),
+    /// ATK-16: an attack on the object with this index, its dice rolled per segment.
+    AttackObject {
+        object: usize,
+        weapon: String,
+        dice: i32,
+        cost: i32,
+    },
+    /// Open (true) or close a door (battle/objects.rs).
+    Door {
+        door: usize,
+        open: bool,
+    },
     Hide(i64),
     Flee,
     Abort,
@@ -74,7 +100,7 @@ impl Battle {
         let wild = match command {
             Command::Move { path, .. } => path.iter().any(far),
             Command::QuickStep { to, .. } => far(to),
-            Command::Search { at } => far(at),
+            Command::Search { at } | Command::Door { at, .. } => far(at),
             Command::Attack { target: Target::Square(p), .. } => far(p),
             _ => false,
         };
@@ -233,6 +259,7 @@ impl Battle {
                 }
                 Ok(Plan::Delay(*after))
             }
+            Command::Door { at, open } => self.plan_door(id, *at, *open),
             Command::EndTurn => Ok(Plan::EndTurn),
         }
     }

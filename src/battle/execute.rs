@@ -75,6 +75,8 @@ impl Battle {
             Plan::Counter(counter, ap) => self.answer_counter(id, *counter, ap),
             Plan::PassBefore => self.answer_pass(id),
             Plan::Search(at) => self.do_search(id, at),
+            Plan::AttackObject { object, weapon, dice, cost } => self.attack_object(id, object, &weapon, dice, cost),
+            Plan::Door { door, open } => self.operate_door(id, door, open),
             Plan::Hide(difficulty) => {
                 self.spend(id, HIDE_AP);
                 // Only its own side learns it hid, or that it failed: the point of hiding (DICE-E1).

@@ -125,6 +125,16 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             let hurt = if *dice > 0 { format!(": a {dice}-dice attack") } else { ": no harm".into() };
             format!("    {} falls {depth} steps{on}{hurt}", name(b, *creature))
         }
+        Event::ObjectAttacked { attacker, weapon, at, dice } => {
+            format!("  {} attacks the object at {at} with {weapon} ({dice} dice)", name(b, *attacker))
+        }
+        Event::ObjectDamaged { at, protection, damage, total, durability } => {
+            format!("    the object at {at} (protection {protection}) takes {damage}: {total} of {durability}")
+        }
+        Event::ObjectBroken { at } => format!("    the object at {at} breaks: rubble"),
+        Event::DoorOperated { creature, at, open } => {
+            format!("  {} {} the door at {at}", name(b, *creature), if *open { "opens" } else { "closes" })
+        }
         Event::HazardStruck { creature, kind, at } => {
             format!("    {} is caught by the {kind} at {at}", name(b, *creature))
         }

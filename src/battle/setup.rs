@@ -154,6 +154,7 @@ impl Battle {
             last_seen: vec![None; n * l.sides.len()],
             announced: vec![false; n * l.sides.len()],
             ai_profiles: Arc::new(compendium.ai_profiles.clone()),
+            objects: l.objects.iter().map(super::objects::ObjectState::new).collect(),
         };
         battle.start(l.encounter_opening);
         Ok(battle)

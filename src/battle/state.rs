@@ -206,6 +206,8 @@ pub struct Battle {
     pub(super) announced: Vec<bool>,
     /// The AI profiles of the compendium the battle was set up from.
     pub(super) ai_profiles: Arc<BTreeMap<String, AiProfile>>,
+    /// ATK-16: the level's objects as they stand now.
+    pub(super) objects: Vec<super::objects::ObjectState>,
 }
 
 impl Battle {

@@ -212,6 +212,8 @@ impl Battle {
                     self.start_attack(*flow);
                     return true;
                 }
+                // ATK-16: a long-term blow on an object lands now; the turn goes on.
+                Ok(Plan::AttackObject { object, weapon, dice, .. }) => self.attack_object(id, object, &weapon, dice, 0),
                 Ok(_) => {}
                 Err(why) => {
                     // GEN-7: a failed action produces nothing; the investment is lost. Its own

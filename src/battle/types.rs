@@ -85,6 +85,11 @@ pub enum Command {
     Delay {
         after: CreatureId,
     },
+    /// Open (`open: true`) or close the door at `at`, standing next to it (1 AP, ATK-16).
+    Door {
+        at: Pos,
+        open: bool,
+    },
     EndTurn,
 }
 
@@ -320,6 +325,32 @@ pub enum Event {
         kind: String,
         at: Pos,
     },
+    /// ATK-16: an attack on the object at `at`, with this many dice a segment.
+    ObjectAttacked {
+        attacker: CreatureId,
+        weapon: String,
+        at: Pos,
+        dice: i32,
+    },
+    /// ATK-E6: one segment's damage to the object at `at` beyond its protection, and its total
+    /// against its durability.
+    ObjectDamaged {
+        at: Pos,
+        protection: i32,
+        damage: i32,
+        total: i32,
+        durability: i32,
+    },
+    /// ATK-E6: the object broke: it blocks nothing and shelters nobody; its square is rubble.
+    ObjectBroken {
+        at: Pos,
+    },
+    /// A door opened or closed (ATK-16; 1 AP, battle/objects.rs).
+    DoorOperated {
+        creature: CreatureId,
+        at: Pos,
+        open: bool,
+    },
     /// MOVE-E6: the turn after a fall starts `ap_lost` AP short.
     FallRecovery {
         creature: CreatureId,
@@ -409,6 +440,8 @@ impl Event {
             AttackCancelled { attacker, .. } => vec![*attacker],
             Undefendable { target, .. } => vec![*target],
             ForcedMoved { creature, by, .. } => vec![*creature, *by],
+            ObjectAttacked { attacker, .. } => vec![*attacker],
+            ObjectDamaged { .. } | ObjectBroken { .. } => Vec::new(),
             Fell { creature, onto, .. } => std::iter::once(*creature).chain(*onto).collect(),
             TurnStarted { creature, .. }
             | Moved { creature, .. }
@@ -435,6 +468,7 @@ impl Event {
             | ArrivalDelayed { creature, .. }
             | FallRecovery { creature, .. }
             | HazardStruck { creature, .. }
+            | DoorOperated { creature, .. }
             | TurnEnded { creature } => vec![*creature],
         }
     }

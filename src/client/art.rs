@@ -22,11 +22,24 @@ pub(super) enum Tile {
     Chasm = 6,
     /// Dangerous ground (FLOW-10): embers, deep water, whatever the level says.
     Hazard = 7,
+    /// ATK-16 objects: a closed door, an open one, a crate or barricade, rubble.
+    DoorClosed = 8,
+    DoorOpen = 9,
+    Crate = 10,
+    Rubble = 11,
 }
 
-const TILES: u32 = 8;
+const TILES: u32 = 12;
 
 pub(super) fn tile_for(t: &Terrain) -> Tile {
+    use crate::rules::objects::looks;
+    match t.name.as_str() {
+        looks::DOOR_CLOSED => return Tile::DoorClosed,
+        looks::DOOR_OPEN => return Tile::DoorOpen,
+        looks::CRATE | looks::BARRICADE => return Tile::Crate,
+        looks::RUBBLE => return Tile::Rubble,
+        _ => {}
+    }
     if t.drop > 0 {
         Tile::Chasm
     } else if t.hazard.is_some() {
@@ -59,6 +72,10 @@ pub fn terrain_rgb(t: &Terrain) -> [u8; 3] {
         Tile::Smooth => [160, 152, 134],
         Tile::Chasm => [24, 20, 28],
         Tile::Hazard => [176, 70, 30],
+        Tile::DoorClosed => [120, 78, 40],
+        Tile::DoorOpen => [150, 120, 84],
+        Tile::Crate => [168, 124, 70],
+        Tile::Rubble => [110, 100, 92],
     };
     if t.dark { [rgb[0] / 2, rgb[1] / 2, rgb[2] * 2 / 3 + 20] } else { rgb }
 }
@@ -182,13 +199,40 @@ pub(super) fn tileset() -> Image {
                         let ledge = y % 6 == 0 && (x + y) % 4 != 0;
                         if ledge { [44, 38, 48] } else { [22, 18, 26] }
                     }
-                    _ => {
+                    7 => {
                         // A hazard: glowing embers on scorched ground.
                         let glow = (x * 5 + y * 7) % 13 < 3 || (x * 3 + y * 11) % 17 == 0;
                         if glow { [250, 170, 60] } else { [150, 58, 28] }
                     }
+                    8 => {
+                        // A closed door: vertical planks with iron bands.
+                        let band = (7..10).contains(&y) || (22..25).contains(&y);
+                        let seam = x % 8 == 0;
+                        if band {
+                            [60, 58, 62]
+                        } else if seam {
+                            [84, 52, 26]
+                        } else {
+                            [128, 84, 44]
+                        }
+                    }
+                    9 => {
+                        // An open door: the floor, with the door swung against the jamb.
+                        if x < 5 { [128, 84, 44] } else { [138, 128, 108] }
+                    }
+                    10 => {
+                        // A crate: boards in a frame, a cross brace.
+                        let frame = x < 3 || y < 3 || x > size - 4 || y > size - 4;
+                        let brace = x.abs_diff(y) < 2 || (x + y).abs_diff(size) < 2;
+                        if frame || brace { [110, 76, 40] } else { [176, 132, 76] }
+                    }
+                    _ => {
+                        // Rubble: broken pieces on the floor.
+                        let chunk = (x / 5 + y / 4) % 3 == 0 && (x * 7 + y * 3) % 5 != 0;
+                        if chunk { [96, 88, 80] } else { [138, 128, 108] }
+                    }
                 };
-                let rgb = if edge && tile != 1 && tile != 6 { rgb.map(|c| c.saturating_sub(22)) } else { rgb };
+                let rgb = if edge && !matches!(tile, 1 | 6 | 8) { rgb.map(|c| c.saturating_sub(22)) } else { rgb };
                 let i = ((y * width + tile * size + x) * 4) as usize;
                 data[i..i + 4].copy_from_slice(&[rgb[0], rgb[1], rgb[2], 255]);
             }

@@ -21,7 +21,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(OnExit(Screen::Battle), reset_camera)
         .add_systems(
             Update,
-            (dress_tokens, place_tokens, glide_tokens, show_tokens, draw_last_seen, steer_camera)
+            (retile, dress_tokens, place_tokens, glide_tokens, show_tokens, draw_last_seen, steer_camera)
                 .chain()
                 .in_set(OnBattleScreen),
         );
@@ -74,6 +74,21 @@ fn spawn_map(mut commands: Commands, battle: Res<ActiveBattle>, mut images: ResM
         tile_size,
         ..default()
     });
+}
+
+/// ATK-E6, ATK-16: a door opened or closed, an object broken to rubble: the map's squares
+/// follow the battle's terrain (checked only when the battle changed).
+fn retile(battle: Res<ActiveBattle>, mut tiles: Query<(&TilePos, &mut TileTextureIndex)>) {
+    if !battle.is_changed() || battle.battle.objects().is_empty() {
+        return;
+    }
+    let map = battle.battle.map();
+    for (pos, mut index) in &mut tiles {
+        let want = tile_for(map.terrain(Pos::new(pos.x as i32, pos.y as i32))) as u32;
+        if index.0 != want {
+            index.0 = want;
+        }
+    }
 }
 
 /// One camera for every screen; the battle screen fits it to the map. A battle opened from the

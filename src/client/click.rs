@@ -77,9 +77,22 @@ fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Co
         let target = match &w.weapon.area {
             Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => Target::Square(at),
             Some(_) => Target::Toward(aim(f.footprint(), at)),
-            None => Target::Creature(occupant?.id),
+            // ATK-16: a single-target weapon on an object's square strikes the object.
+            None => match (occupant, b.object_at(at)) {
+                (Some(o), _) => Target::Creature(o.id),
+                (None, Some(_)) => Target::Square(at),
+                (None, None) => return None,
+            },
         };
         return Some(Command::Attack { weapon: key.clone(), target, additives: choice.additives.clone() });
+    }
+    // A closed door: a click opens it (1 AP, ATK-16; O closes one, `input.rs`).
+    if occupant.is_none()
+        && let Some(door) = b.object_at(at).map(|i| &b.objects()[i])
+        && door.def.kind == crate::rules::objects::ObjectKind::Door
+        && !door.open
+    {
+        return Some(Command::Door { at, open: true });
     }
     if let Some(o) = occupant
         && b.hostile(me, o.id)

@@ -35,6 +35,8 @@ pub enum PlayerAction {
     Sprint,
     Hide,
     Search,
+    /// Open or close the door under the pointer (ATK-16).
+    Door,
     Flee,
     Block,
     Dodge,
@@ -90,6 +92,7 @@ impl PlayerAction {
             (Prone, KeyCode::KeyZ),
             (Hide, KeyCode::KeyH),
             (Search, KeyCode::KeyF),
+            (Door, KeyCode::KeyO),
             (Flee, KeyCode::KeyG),
             (Block, KeyCode::KeyB),
             (Dodge, KeyCode::KeyD),
@@ -424,6 +427,9 @@ fn act(
                 Some(Command::Flee)
             } else if pressed(PlayerAction::Search) {
                 hover.square.map(|at| Command::Search { at })
+            } else if pressed(PlayerAction::Door) {
+                let door = hover.square.and_then(|at| battle.battle.object_at(at).map(|i| (at, i)));
+                door.map(|(at, i)| Command::Door { at, open: !battle.battle.objects()[i].open })
             } else {
                 None
             }

@@ -54,6 +54,11 @@ pub fn rule_for(e: &Event) -> &'static str {
         }
         Event::ForcedMoved { .. } => "MOVE-11, MOVE-E5: knocked back or towed along the line from its source",
         Event::Fell { .. } => "MOVE-12, MOVE-10: a fall higher than the body is a 3-dice attack per multiple",
+        Event::ObjectAttacked { .. } | Event::ObjectDamaged { .. } => {
+            "ATK-16, ATK-E6: objects cannot defend; damage beyond the material's protection adds up"
+        }
+        Event::ObjectBroken { .. } => "ATK-E6: at its durability an object breaks; its square becomes rubble",
+        Event::DoorOperated { .. } => "ATK-16: a door opens or closes for 1 AP (engine decision)",
         Event::HazardStruck { .. } => "FLOW-10: dangerous terrain attacks or drains whoever stops in it",
         Event::FallRecovery { .. } => "MOVE-E6: a creature that fell starts its next turn 1 AP short",
         Event::Faced { .. } => "FACE-2: facing changes for free in one's own turn",

@@ -7,6 +7,7 @@
 
 pub mod compendium;
 pub mod editing;
+mod objects;
 pub mod tiled;
 mod validate;
 
@@ -186,6 +187,9 @@ pub struct Level {
     /// when only one side spots the other, a surprise turn for it before round 1.
     #[serde(default, skip_serializing_if = "is_default")]
     pub encounter_opening: bool,
+    /// ATK-16, ATK-E6: doors, crates and barricades that can be broken (doors opened).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub objects: Vec<crate::rules::objects::ObjectDef>,
 }
 
 fn default_victory() -> Vec<Victory> {
@@ -379,7 +383,7 @@ pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<
     }
     let mut level: Level = ron::from_str(source).map_err(|e| ron_error(file, &e))?;
     name_terrains(&mut level);
-    let map = build_map(&level, &loc)?;
+    let map = objects::place(&level, build_map(&level, &loc)?, &loc)?;
     validate::sides_and_victory(&level, &map, compendium, &loc)?;
     validate::creatures(&level, &map, compendium, &loc)?;
     Ok(LoadedLevel { level, map, file: file.to_string() })

@@ -249,6 +249,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
         ruleset: Default::default(),
         max_rounds,
         encounter_opening,
+        objects: Vec::new(),
     };
     // The same checks as any level file.
     let doc = super::editing::EditorDoc::new(level, None);

@@ -18,6 +18,7 @@ pub mod hazard;
 pub mod initiative;
 pub mod los;
 pub mod movement;
+pub mod objects;
 pub mod posture;
 pub mod ruleset;
 

@@ -2,7 +2,7 @@
 
 /// Every level file, for the whole-battle checks (`the_shipped_list_holds_every_level_file`
 /// keeps it whole).
-pub const SHIPPED: [(&str, &str); 15] = [
+pub const SHIPPED: [(&str, &str); 16] = [
     ("duel", include_str!("../../levels/duel.level.ron")),
     ("open_field", include_str!("../../levels/open_field.level.ron")),
     ("walls_and_cover", include_str!("../../levels/walls_and_cover.level.ron")),
@@ -18,4 +18,5 @@ pub const SHIPPED: [(&str, &str); 15] = [
     ("the_crossing", include_str!("../../levels/the_crossing.level.ron")),
     ("great_field", include_str!("../../levels/great_field.level.ron")),
     ("the_ledge", include_str!("../../levels/the_ledge.level.ron")),
+    ("the_storehouse", include_str!("../../levels/the_storehouse.level.ron")),
 ];

@@ -1,0 +1,53 @@
+//! A level's objects (ATK-16, ATK-E6) on its map: checked, and their squares given the terrain
+//! each makes (a closed door blocks like a wall, a crate like a low wall).
+
+use super::{Level, LevelError, Locator};
+use crate::rules::grid::{GridMap, Pos};
+use crate::rules::objects::{MAX_THICKNESS, ObjectKind, looks};
+
+/// The map with the level's objects on it; the map as it was when there are none.
+pub(super) fn place(level: &Level, map: GridMap, loc: &Locator) -> Result<GridMap, LevelError> {
+    if level.objects.is_empty() {
+        return Ok(map);
+    }
+    let section = loc.source.find("objects");
+    let mut terrains = map.terrains().to_vec();
+    let first = terrains.len() as u16;
+    terrains.extend(looks::all());
+    let index = |name: &str| first + looks::all().iter().position(|t| t.name == name).expect("a known look") as u16;
+    let mut cells: Vec<u16> = (0..map.height())
+        .flat_map(|y| (0..map.width()).map(move |x| Pos::new(x, y)))
+        .map(|p| map.terrain_index(p))
+        .collect();
+    let mut seen: Vec<Pos> = Vec::new();
+    for (i, o) in level.objects.iter().enumerate() {
+        let at = Pos::new(o.at.0, o.at.1);
+        let here = find_object(loc.source, section, i);
+        let what = format!("object {} ({:?} at {at})", i + 1, o.kind);
+        if !map.in_bounds(at) {
+            return Err(loc.err_at(here, format!("{what} is off the map")));
+        }
+        let t = map.terrain(at);
+        if t.blocks_movement || t.drop > 0 {
+            return Err(loc.err_at(here, format!("{what} stands on \"{}\"; an object needs open ground", t.name)));
+        }
+        if seen.contains(&at) {
+            return Err(loc.err_at(here, format!("{what}: another object already stands there")));
+        }
+        if !(1..=MAX_THICKNESS).contains(&o.thickness) {
+            return Err(loc.err_at(here, format!("{what}: thickness must be 1..={MAX_THICKNESS} digits (SPACE-3)")));
+        }
+        if o.open && o.kind != ObjectKind::Door {
+            return Err(loc.err_at(here, format!("{what}: only a door can start open")));
+        }
+        seen.push(at);
+        cells[map.index(at)] = index(o.look(o.open));
+    }
+    GridMap::new(map.width(), map.height(), terrains, cells).map_err(|e| loc.err_at(section, e.to_string()))
+}
+
+/// Where the `i`-th object's entry starts in the source (its `kind:`), for errors.
+fn find_object(source: &str, section: Option<usize>, i: usize) -> Option<usize> {
+    let from = section?;
+    source[from..].match_indices("kind:").nth(i).map(|(o, _)| from + o)
+}
