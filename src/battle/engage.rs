@@ -240,6 +240,8 @@ impl Battle {
                 effective_protection(t.protection.against(kind), bonus, w.weapon.penetration, false)
             }
         };
+        // The attack-resolution variant (000 subtracts protection, 001 removes dice for it).
+        let (dice, protection) = self.ruleset.attack_resolution.dice_and_protection(dice, protection);
         let defendable = if w.weapon.defenses.is_empty() {
             Err(Undefendable::NoDefenseListed)
         } else if t.attrs.is_unconscious() {

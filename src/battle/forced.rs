@@ -38,13 +38,16 @@ impl Battle {
         let forced = w.weapon.forced?;
         let path = self.forced_path_of(target, at, source, forced);
         let height = self.creatures[target as usize].size.body_height();
+        let dice = path.fall_depth.map_or(0, |d| fall_dice(d, height));
+        let (fall_dice, fall_protection) =
+            self.ruleset.attack_resolution.dice_and_protection(dice, self.fall_protection(target));
         Some(ForcedOutcome {
             kind: forced.kind,
             end: path.end(at),
             stop: path.stop,
             fall_depth: path.fall_depth,
-            fall_dice: path.fall_depth.map_or(0, |d| fall_dice(d, height)),
-            fall_protection: self.fall_protection(target),
+            fall_dice,
+            fall_protection,
         })
     }
 

@@ -39,7 +39,9 @@ impl Battle {
     /// What standing with its south-west square at `at` would cost `id` by FLOW-10.
     pub fn hazard_numbers(&self, id: CreatureId, at: Pos) -> Option<HazardNumbers> {
         let h = self.hazard_for(id, at)?;
-        Some(HazardNumbers { dice: h.dice, protection: self.hazard_protection(id, h.damage), drain: h.drain })
+        let protection = self.hazard_protection(id, h.damage);
+        let (dice, protection) = self.ruleset.attack_resolution.dice_and_protection(h.dice, protection);
+        Some(HazardNumbers { dice, protection, drain: h.drain })
     }
 
     fn hazard_protection(&self, id: CreatureId, damage: Option<DamageType>) -> i32 {
@@ -80,10 +82,11 @@ impl Battle {
         if dice <= 0 || self.creatures[id as usize].presence != Presence::Active {
             return;
         }
+        let protection = self.hazard_protection(id, damage);
+        let (dice, protection) = self.ruleset.attack_resolution.dice_and_protection(dice, protection);
         let faces = roll_faces(&mut self.rng, dice);
         let pts = points(&faces) as i32;
         self.log_about(Event::Rolled { creature: id, purpose: purpose.to_string(), faces, points: pts }, &[id]);
-        let protection = self.hazard_protection(id, damage);
         let out = resolve_segment(pts, protection, None, &DamageModifiers::default(), 0);
         if out.damage <= 0 {
             return;

@@ -123,6 +123,7 @@ impl Battle {
         let o = &self.objects[object];
         let guard = protection(o.def.material, &o.def.conditions, w.damage).unwrap_or(0);
         let guard = (guard - w.penetration).max(0);
+        let (dice, guard) = self.ruleset.attack_resolution.dice_and_protection(dice, guard);
         for segment in 0..w.segments.max(1) {
             let faces = roll_faces(&mut self.rng, dice.max(0));
             let pts = points(&faces) as i32;

@@ -32,6 +32,31 @@ pub enum AreaCoverage {
     Dnd,
 }
 
+/// Attack resolution variants (ATK Variants table, "attack resolution").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum AttackResolution {
+    /// 000/003 (default): roll the attack dice for points; protection subtracts from them.
+    #[default]
+    Meshal,
+    /// 001: the attack is a "test" with protection as its difficulty: protection removes attack
+    /// dice (at least 1 die is left), and the points rolled are the damage before defense.
+    /// 001's defense is a contest whose damage is the difference: the default's subtraction of
+    /// defense points, so it needs no switch of its own.
+    Test001,
+}
+
+impl AttackResolution {
+    /// (dice rolled, protection subtracted from the points) for an attack of `dice` dice
+    /// against `protection` under this variant. DICE-4: no dice is no roll under either.
+    pub fn dice_and_protection(self, dice: i32, protection: i32) -> (i32, i32) {
+        match self {
+            AttackResolution::Meshal => (dice, protection),
+            AttackResolution::Test001 if dice <= 0 => (dice, 0),
+            AttackResolution::Test001 => ((dice - protection.max(0)).max(1), 0),
+        }
+    }
+}
+
 /// The full set of variant switches and [Ext] toggles (GEN-2, GEN-E1: all extensions on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
@@ -50,6 +75,8 @@ pub struct Ruleset {
     pub coup_de_grace: bool,
     /// [Ext] group initiative (TIME-5).
     pub group_initiative: bool,
+    /// How an attack meets protection (000 or 001).
+    pub attack_resolution: AttackResolution,
 }
 
 impl Default for Ruleset {
@@ -63,6 +90,7 @@ impl Default for Ruleset {
             overreach: true,
             coup_de_grace: true,
             group_initiative: true,
+            attack_resolution: AttackResolution::Meshal,
         }
     }
 }
@@ -79,6 +107,20 @@ mod tests {
         assert_eq!(r.facing_arcs, FacingArcs::Quarters);
         assert_eq!(r.posture_costs, PostureCosts::Flat);
         assert_eq!(r.area_coverage, AreaCoverage::Meshal);
+        assert_eq!(r.attack_resolution, AttackResolution::Meshal);
+    }
+
+    // RULES: ATK-7, ATK-9 — the 001 variant (attack resolution): protection is the test's
+    // difficulty, removing dice down to a minimum of 1; nothing is then subtracted. The default
+    // leaves the dice and subtracts protection from the points.
+    #[test]
+    fn atk_001_attack_as_a_test_with_protection_as_difficulty() {
+        assert_eq!(AttackResolution::Meshal.dice_and_protection(5, 2), (5, 2));
+        assert_eq!(AttackResolution::Test001.dice_and_protection(5, 2), (3, 0));
+        assert_eq!(AttackResolution::Test001.dice_and_protection(3, 7), (1, 0), "minimum 1 die");
+        assert_eq!(AttackResolution::Test001.dice_and_protection(0, 1), (0, 0), "no dice, no roll (DICE-4)");
+        let r: Ruleset = ron::from_str("(attack_resolution: Test001)").unwrap();
+        assert_eq!(r.attack_resolution, AttackResolution::Test001);
     }
 
     #[test]

@@ -524,7 +524,12 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     ui.checkbox(&mut r.overreach, "overreach (ATK-5)");
     ui.checkbox(&mut r.coup_de_grace, "coup de grâce (FLOW-7)");
     ui.checkbox(&mut r.group_initiative, "group initiative (TIME-5)");
-    use crate::rules::ruleset::{AreaCoverage, FacingArcs, PostureCosts};
+    use crate::rules::ruleset::{AreaCoverage, AttackResolution, FacingArcs, PostureCosts};
+    ui.horizontal(|ui| {
+        ui.label("attack resolution");
+        let all = [AttackResolution::Meshal, AttackResolution::Test001];
+        choose(ui, "attack", &mut r.attack_resolution, &all, |a| format!("{a:?}"));
+    });
     ui.horizontal(|ui| {
         ui.label("facing arcs");
         choose(ui, "arcs", &mut r.facing_arcs, &[FacingArcs::Quarters, FacingArcs::Wide], |a| format!("{a:?}"));
