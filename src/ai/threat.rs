@@ -53,7 +53,13 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
         best.cover |= n.cover;
         // Attacks it can fit in its AP.
         let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
-        let expected = o.expected * attacks as f64;
+        // MOVE-11, MOVE-12: a blow that would throw us over an edge (pushed along the line from
+        // where the enemy stands now) adds the fall, times the chance the blow hurts.
+        let fall = n.forced.filter(|f| f.fall_dice > 0).map_or(0.0, |f| {
+            let hurts = odds(n.dice, n.segments, n.protection, n.defense_dice, 1).1;
+            hurts * odds(f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
+        });
+        let expected = (o.expected + fall) * attacks as f64;
         best.any = best.any.max(expected);
         best.open = best.open.max(undefended.expected * attacks as f64);
         let at_least_once = |p: f64| 1.0 - (1.0 - p).powi(attacks);
