@@ -56,9 +56,11 @@ fn strike(b: &mut Battle, who: &str, weapon: &str, target: &str) -> usize {
     mark
 }
 
+/// The forced moves since `from`, as the whole log tells them (not one side's partial view).
 fn forced_moves(b: &Battle, from: usize) -> Vec<(Vec<Pos>, ForcedStop)> {
     b.log()[from..]
         .iter()
+        .filter(|e| !e.partial)
         .filter_map(|e| match &e.event {
             Event::ForcedMoved { path, stop, .. } => Some((path.clone(), *stop)),
             _ => None,
@@ -69,6 +71,7 @@ fn forced_moves(b: &Battle, from: usize) -> Vec<(Vec<Pos>, ForcedStop)> {
 fn falls(b: &Battle, from: usize) -> Vec<(CreatureId, i32, i32, Option<CreatureId>)> {
     b.log()[from..]
         .iter()
+        .filter(|e| !e.partial)
         .filter_map(|e| match &e.event {
             Event::Fell { creature, depth, dice, onto, .. } => Some((*creature, *depth, *dice, *onto)),
             _ => None,
@@ -236,13 +239,14 @@ fn move_11_a_forced_move_interrupts_a_long_term_action() {
 // from one at its rim, out of a sword's reach.
 #[test]
 fn space_e7_a_pit_is_no_path_and_its_floor_is_below_the_rim() {
-    let pit = ["WWWWWWWWWW", "W........W", "W....o...W", "W........W", "WWWWWWWWWW"];
-    let blue = r#"(name: "Sword", template: "human_fighter", side: "Blue", at: (4, 2), facing: E, overrides: (activeness: Some(10)))"#;
+    let pit = ["WWWWWWWWWW", "W........W", "W....oo..W", "W........W", "WWWWWWWWWW"];
+    let blue = r#"(name: "Sword", template: "human_fighter", side: "Blue", at: (6, 3), facing: SW, overrides: (activeness: Some(10)))"#;
     let mut b = battle(&pit, &[blue.to_string(), foe("Down", (5, 2), "W")].join(","));
     let me = b.find("Sword").unwrap();
     let field = b.reachable(me, false).unwrap();
-    assert!(!field.can_end_at(p(5, 1)) || b.map().terrain(p(5, 1)).drop == 0);
-    let into = Command::Move { path: vec![p(4, 2), p(5, 3), p(5, 2)], sprint: false, face: None };
+    assert!(!field.can_end_at(p(6, 2)), "the empty pit is no place to walk to");
+    assert!(field.can_end_at(p(7, 2)), "the ground beside it is");
+    let into = Command::Move { path: vec![p(6, 3), p(6, 2)], sprint: false, face: None };
     assert!(b.submit(me, into).is_err(), "no walking into a pit");
     let down = b.find("Down").unwrap();
     let c = Command::Attack { weapon: "sword".into(), target: Target::Creature(down), additives: vec![] };
@@ -291,4 +295,62 @@ fn bad_drops_and_forced_moves_are_refused() {
     let mut c = builtin_compendium().clone();
     c.weapons.get_mut("warhammer").unwrap().forced = Some(ForcedMove { kind: ForcedKind::KnockBack, steps: 0 });
     assert!(c.validate().unwrap_err().contains("forced move's steps"));
+}
+
+// RULES: SPACE-E7, MOVE-9, MOVE-11 — heights count from where the creature stands: down a pit
+// it walks along the bottom, climbs out onto ground no higher than its body (a dip of 2 for a
+// Medium body of 2, at +2 resistance) but not out of a pit 3 deep; pushed along the bottom of a
+// chasm it does not fall again, and pushed against the pit's wall it stops.
+#[test]
+fn space_e7_heights_count_from_where_it_stands() {
+    let map = ["WWWWWWWWWW", "W........W", "W..uoo...W", "W........W", "WWWWWWWWWW"];
+    // In the dip (depth 2): out onto the floor, one step (R = 1 + 2 = 3 of a 3-step move).
+    let dip = r#"(name: "Low", template: "human_fighter", side: "Blue", at: (3, 2), facing: E, overrides: (activeness: Some(10)))"#;
+    let b = battle(&map, &[dip.to_string(), foe("Far", (8, 3), "W")].join(","));
+    let field = b.reachable(0, false).unwrap();
+    assert!(field.can_end_at(p(2, 2)), "it climbs out of a dip");
+    assert!(!field.can_end_at(p(1, 2)), "the climb takes the move");
+    assert!(!field.can_end_at(p(4, 2)), "and nobody walks down into the pit");
+    // In the pit (depth 3 > body 2): it walks along the bottom but cannot climb out.
+    let pit = dip.replace("(3, 2)", "(4, 2)");
+    let b = battle(&map, &[pit, foe("Far", (8, 3), "W")].join(","));
+    let field = b.reachable(0, false).unwrap();
+    assert!(field.can_end_at(p(5, 2)), "along the bottom");
+    assert!(!field.can_end_at(p(4, 3)) && !field.can_end_at(p(2, 2)), "no climbing out of 3 steps");
+    // (Heights count from where the move starts: the dip beside it is a rise of 1.)
+    assert!(field.can_end_at(p(3, 2)));
+    // Both down a pit three squares long: pushed along the bottom, no second fall, and it stops
+    // against the pit's wall.
+    let long = ["WWWWWWWWWW", "W........W", "W...ooo..W", "W........W", "WWWWWWWWWW"];
+    let mut b = battle(&long, &[hammer((4, 2), "E"), foe("Foe", (5, 2), "E")].join(","));
+    let mark = strike(&mut b, "Hammer", "warhammer", "Foe");
+    assert!(falls(&b, mark).is_empty(), "no fall along the bottom");
+    assert_eq!(forced_moves(&b, mark), vec![(vec![p(5, 2), p(6, 2)], ForcedStop::Obstacle)]);
+}
+
+// RULES: SPACE-E6, MOVE-11 — a diagonal push does not squeeze between two walls meeting at a
+// corner.
+#[test]
+fn move_11_no_squeezing_past_a_corner() {
+    let map = ["WWWWWWWWWW", "W........W", "W..W.....W", "W...W....W", "W........W", "WWWWWWWWWW"];
+    // Hammer at (2,1), foe at (3,2): the push runs NE through the corner where the walls at
+    // (3,3) and (4,2) meet.
+    let mut b = battle(&map, &[hammer((2, 1), "NE"), foe("Foe", (3, 2), "NE")].join(","));
+    let mark = strike(&mut b, "Hammer", "warhammer", "Foe");
+    assert_eq!(forced_moves(&b, mark), Vec::<(Vec<Pos>, ForcedStop)>::new(), "it does not move at all");
+    assert_eq!(b.fighter(b.find("Foe").unwrap()).origin, p(3, 2));
+}
+
+// RULES: FLOW-10, CRE-6 — knocked out by a hazard on its own move, its turn ends; a creature
+// out of the fight is refused everything but ending its turn.
+#[test]
+fn a_creature_knocked_out_on_its_own_move_loses_the_rest_of_its_turn() {
+    let map = ["WWWWWWWWWW", "W........W", "W...u....W", "W........W", "WWWWWWWWWW"];
+    let text = level_text(&map, &[r#"(name: "Walker", template: "human_fighter", side: "Blue", at: (2, 2), facing: E, overrides: (activeness: Some(10), might: Some(1)))"#.to_string(), foe("Far", (8, 3), "W")].join(","))
+        .replace(r#""dip": (drop: 2),"#, r#""dip": (hazard: Some((kind: "acid", dice: 30, damage: None, targets: [Might]))),"#);
+    let l = parse_level("ko.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    let mut b = Battle::new(&l, builtin_compendium(), 7).unwrap();
+    b.submit(0, Command::Move { path: vec![p(2, 2), p(3, 2), p(4, 2)], sprint: false, face: None }).unwrap();
+    assert!(!b.fighter(0).can_act(), "30 dice of acid on one die of Might");
+    assert_ne!(b.awaiting().map(|(c, _)| c), Some(0), "its turn is over");
 }

@@ -81,16 +81,21 @@ fn atk_e6_a_door_broken_is_rubble() {
             events.iter().find(|e| matches!(e, Event::ObjectAttacked { .. })),
             Some(Event::ObjectAttacked { dice: 30, .. })
         ));
+        // Each segment's roll comes just before its damage: damage = max(0, points - 1).
+        let mut rolled = None;
+        let mut segments = 0;
         for e in &events {
-            if let Event::ObjectDamaged { protection, damage, .. } = e {
-                assert_eq!(*protection, 1);
-                let pts = events.iter().rev().find_map(|e| match e {
-                    Event::Rolled { points, .. } => Some(*points),
-                    _ => None,
-                });
-                assert_eq!(Some(*damage + 1), pts.map(|p| p.max(1)), "damage = points - protection");
+            match e {
+                Event::Rolled { points, .. } => rolled = Some(*points),
+                Event::ObjectDamaged { protection, damage, .. } => {
+                    assert_eq!(*protection, 1);
+                    assert_eq!(*damage, (rolled.take().expect("a roll first") - 1).max(0));
+                    segments += 1;
+                }
+                _ => {}
             }
         }
+        assert_eq!(segments, 1, "the warhammer has one segment");
         if events.contains(&&Event::ObjectBroken { at: door }) {
             broke = true;
             break;
@@ -176,4 +181,26 @@ fn bad_objects_are_refused() {
     }
     let on_crate = level_text(&ROOMS, "(kind: Crate, at: (3, 2), material: Wood, thickness: 2)", BLUE);
     assert!(parse_level("c.level.ron", &on_crate, builtin_compendium()).is_err(), "no creature on a crate");
+}
+
+// RULES: ATK-E6 — a level that names its own terrain "rubble" keeps it: a broken door becomes
+// the engine's rubble (difficult ground), not the level's.
+#[test]
+fn atk_e6_the_engines_rubble_whatever_the_level_names() {
+    let text = level_text(&ROOMS, DOOR, &[BLUE, RED].join(",")).replace(
+        r#""wall": (blocks_movement: true, blocks_sight: true) }"#,
+        r#""wall": (blocks_movement: true, blocks_sight: true), "rubble": (blocks_movement: true, blocks_sight: true) }"#,
+    );
+    assert!(text.contains(r#""rubble": (blocks"#));
+    let l = parse_level("rubble.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    let mut b = Battle::new(&l, builtin_compendium(), 3).unwrap();
+    let hit = Command::Attack { weapon: "warhammer".into(), target: Target::Square(Pos::new(4, 2)), additives: vec![] };
+    for _ in 0..3 {
+        if b.object_at(Pos::new(4, 2)).is_some() {
+            b.submit(0, hit.clone()).unwrap();
+        }
+    }
+    assert!(b.object_at(Pos::new(4, 2)).is_none());
+    let t = b.map().terrain(Pos::new(4, 2));
+    assert!(t.difficult && !t.blocks_movement, "{t:?}");
 }

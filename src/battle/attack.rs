@@ -132,7 +132,9 @@ impl Battle {
                 targets.push((*t, modifier));
             }
             // ATK-16: a single-target weapon aimed at a square strikes the object there.
-            (None, Target::Square(p)) => return self.plan_object_attack(id, w, *p, (cost, extra), prepaid),
+            (None, Target::Square(p)) => {
+                return self.plan_object_attack(id, w, *p, (cost, extra, additives), prepaid);
+            }
             (None, _) => return reject("ATK-4", format!("{} needs a creature as its target", w.weapon.name)),
             (Some(area), _) => {
                 let covered = self.area_cells(id, w, area, target)?;

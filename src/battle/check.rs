@@ -130,6 +130,9 @@ impl Battle {
             }
             Phase::Turn(_) => {}
         }
+        if !me.can_act() && !matches!(command, Command::EndTurn) {
+            return reject("CRE-6", format!("{} is out of the fight and cannot act", me.name));
+        }
         if me.long_term.is_some() && !matches!(command, Command::AbortLongTerm | Command::EndTurn) {
             return reject(
                 "TIME-11",

@@ -182,7 +182,7 @@ impl Battle {
     }
 
     /// PERC-E4: hidden hostiles next to `id` are hidden no longer. Quietly; returns them.
-    fn unhide_adjacent(&mut self, id: CreatureId) -> Vec<CreatureId> {
+    pub(super) fn unhide_adjacent(&mut self, id: CreatureId) -> Vec<CreatureId> {
         let me = self.creatures[id as usize].footprint();
         let found: Vec<CreatureId> = self
             .creatures
@@ -259,6 +259,10 @@ impl Battle {
         self.suffer_hazard(id);
         self.check_unconscious(&[id]);
         self.check_victory(false);
+        // Knocked out on its own move (a hazard, a sprint's last die): its turn is over.
+        if !self.creatures[id as usize].can_act() && self.phase == Phase::Turn(id) {
+            self.end_turn();
+        }
     }
 
     fn remove_dice(&mut self, id: CreatureId, a: Attribute, n: i32) {

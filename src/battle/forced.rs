@@ -26,17 +26,18 @@ pub struct ForcedOutcome {
 }
 
 impl Battle {
-    /// The forced move `weapon` of the creature whose footprint is `source` would make on
-    /// `target` standing at `at`, if the attack hurts it; None for a weapon that forces none.
+    /// The forced move `weapon` of a creature of `side` whose footprint is `source` would make
+    /// on `target` standing at `at`, if the attack hurts it, as that side knows the field;
+    /// None for a weapon that forces none.
     pub(super) fn forced_outcome(
         &self,
-        source: Footprint,
+        (side, source): (usize, Footprint),
         w: &Armed,
         target: CreatureId,
         at: Pos,
     ) -> Option<ForcedOutcome> {
         let forced = w.weapon.forced?;
-        let path = self.forced_path_of(target, at, source, forced);
+        let path = self.forced_path_of(target, at, source, forced, Some(side));
         let height = self.creatures[target as usize].size.body_height();
         let dice = path.fall_depth.map_or(0, |d| fall_dice(d, height));
         let (fall_dice, fall_protection) =
@@ -63,11 +64,20 @@ impl Battle {
         at: Pos,
         source: Footprint,
         forced: ForcedMove,
+        known_to: Option<usize>,
     ) -> ForcedPath {
         let t = &self.creatures[target as usize];
-        let mover = Mover { size: t.size, speed: forced.steps, sprint: false, posture: t.posture };
-        let occupied =
-            |c: Pos| self.creatures.iter().any(|o| o.id != target && o.is_active() && o.footprint().contains(c));
+        let mover = Mover { size: t.size, speed: forced.steps, sprint: false, posture: t.posture, depth: 0 };
+        // A preview counts only the creatures the asking side knows of (PERC-3); the push
+        // itself meets every one.
+        let occupied = |c: Pos| {
+            self.creatures.iter().any(|o| {
+                o.id != target
+                    && o.is_active()
+                    && known_to.is_none_or(|s| self.knows(s, o.id))
+                    && o.footprint().contains(c)
+            })
+        };
         forced_path(&self.map, &mover, at, source, forced, occupied)
     }
 
@@ -80,7 +90,7 @@ impl Battle {
         }
         let start = self.creatures[target as usize].origin;
         let source = self.creatures[by as usize].footprint();
-        let path = self.forced_path_of(target, start, source, forced);
+        let path = self.forced_path_of(target, start, source, forced, None);
         if path.path.is_empty() {
             return;
         }
@@ -91,23 +101,30 @@ impl Battle {
                 &[target],
             );
         }
-        let squares = std::iter::once(start).chain(path.path.iter().copied()).collect();
-        let event = Event::ForcedMoved { creature: target, by, kind: forced.kind, path: squares, stop: path.stop };
-        self.log_about(event, &[target]);
+        let squares: Vec<Pos> = std::iter::once(start).chain(path.path.iter().copied()).collect();
+        let (kind, stop) = (forced.kind, path.stop);
+        let moved = |by| Event::ForcedMoved { creature: target, by, kind, path: squares.clone(), stop };
+        // Who pushed is told only to the sides that perceive the pusher (PERC-3).
+        self.log_views(moved(Some(by)), |b, s| b.knows(s, target).then(|| moved(b.knows(s, by).then_some(by))));
         self.creatures[target as usize].origin = path.end(start);
         self.refresh_perception_of(target);
         self.sync_perception();
-        if let (ForcedStop::Fell, Some(depth)) = (path.stop, path.fall_depth) {
-            self.fall(target, depth);
-        } else {
-            self.suffer_hazard(target);
+        let found = self.unhide_adjacent(target);
+        self.sync_perception();
+        for f in found {
+            self.log_about(Event::Revealed { creature: f, reason: "a hostile came adjacent".into() }, &[f]);
         }
+        if let (ForcedStop::Fell, Some(depth)) = (path.stop, path.fall_depth) {
+            self.fall(target, depth, start);
+        }
+        self.suffer_hazard(target);
     }
 
     /// MOVE-12 / MOVE-10 / MOVE-E4: a creature falls `depth` steps onto the square it is over;
     /// a creature already down there takes the same attack, and the faller comes to rest on
-    /// the nearest free square. MOVE-E6: it loses 1 AP at the start of its next turn.
-    fn fall(&mut self, id: CreatureId, depth: i32) {
+    /// the nearest free square at the bottom (else anywhere near; else where it was pushed
+    /// from, `from`). MOVE-E6: it loses 1 AP at the start of its next turn.
+    fn fall(&mut self, id: CreatureId, depth: i32, from: Pos) {
         let at = self.creatures[id as usize].origin;
         let fp = self.creatures[id as usize].footprint();
         let under: Option<CreatureId> = self
@@ -116,11 +133,20 @@ impl Battle {
             .find(|o| o.id != id && o.is_active() && o.footprint().cells().any(|c| fp.contains(c)))
             .map(|o| o.id);
         let dice = fall_dice(depth, self.creatures[id as usize].size.body_height());
-        self.log_about(Event::Fell { creature: id, at, depth, dice, onto: under }, &[id]);
+        let rest = match under {
+            None => at,
+            Some(_) => {
+                let bottom = self.map.depth_under(fp);
+                let side = self.creatures[id as usize].size.footprint();
+                self.free_spot_where(id, at, 3, |p| self.map.depth_under(Footprint::new(p, side)) == bottom)
+                    .or_else(|| self.free_spot_around(id, at))
+                    .unwrap_or(from)
+            }
+        };
+        let fell = |onto| Event::Fell { creature: id, at, depth, dice, onto, rest };
+        self.log_views(fell(under), |b, s| b.knows(s, id).then(|| fell(under.filter(|&u| b.knows(s, u)))));
         self.creatures[id as usize].fell = true;
         if let Some(other) = under {
-            // Engine decision (MOVE-E4): it lands on the nearest free square around.
-            let rest = self.free_spot_around(id, at).unwrap_or(at);
             self.creatures[id as usize].origin = rest;
             self.refresh_perception_of(id);
             self.sync_perception();

@@ -106,6 +106,7 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             format!("    {} counter-attacks {} with {weapon}", name(b, *creature), name(b, *against))
         }
         Event::ForcedMoved { creature, by, kind, path, stop } => {
+            let by = by.map_or_else(|| "someone unseen".to_string(), |c| name(b, c).to_string());
             let how = match kind {
                 ForcedKind::KnockBack => "knocks back",
                 ForcedKind::Tow => "tows",
@@ -118,7 +119,7 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
                 ForcedStop::Source => ", up against it",
                 ForcedStop::Fell => ", over the edge",
             };
-            format!("    {} {how} {} to {end}{why}", name(b, *by), name(b, *creature))
+            format!("    {by} {how} {} to {end}{why}", name(b, *creature))
         }
         Event::Fell { creature, depth, dice, onto, .. } => {
             let on = onto.map(|o| format!(" onto {}", name(b, o))).unwrap_or_default();
@@ -132,6 +133,9 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             format!("    the object at {at} (protection {protection}) takes {damage}: {total} of {durability}")
         }
         Event::ObjectBroken { at } => format!("    the object at {at} breaks: rubble"),
+        Event::DoorBlocked { creature, at } => {
+            format!("  {} cannot close the door at {at}: something is in the way", name(b, *creature))
+        }
         Event::DoorOperated { creature, at, open } => {
             format!("  {} {} the door at {at}", name(b, *creature), if *open { "opens" } else { "closes" })
         }

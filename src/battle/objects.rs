@@ -56,7 +56,8 @@ impl Battle {
     }
 
     fn set_look(&mut self, at: Pos, name: &str) {
-        let index = self.map.terrains().iter().position(|t| t.name == name).expect("objects' looks are on the map");
+        // The engine's looks are the map's last terrains (a level may name its own "rubble").
+        let index = self.map.terrains().iter().rposition(|t| t.name == name).expect("objects' looks are on the map");
         self.map.set_terrain(at, index as u16);
         // Sight lines through the square changed: everyone looks again.
         for id in 0..self.creatures.len() as CreatureId {
@@ -71,7 +72,7 @@ impl Battle {
         id: CreatureId,
         w: &Armed,
         at: Pos,
-        (cost, extra): (i32, i32),
+        (cost, extra, additives): (i32, i32, &[String]),
         prepaid: bool,
     ) -> Result<Plan, Rejection> {
         let me = &self.creatures[id as usize];
@@ -97,7 +98,7 @@ impl Battle {
                 return reject("TIME-8", format!("needs {cost} AP, {} has none", me.name));
             }
             let (weapon, target) = (w.key.clone(), Target::Square(at));
-            return Ok(Plan::LongTerm { weapon, target, additives: Vec::new(), cost });
+            return Ok(Plan::LongTerm { weapon, target, additives: additives.to_vec(), cost });
         }
         let dice = w.weapon.dice.dice_for(&me.attrs) + extra + modifier - self.roll_penalty(me.posture);
         Ok(Plan::AttackObject { object, weapon: w.key.clone(), dice, cost: if prepaid { 0 } else { cost } })
@@ -158,7 +159,11 @@ impl Battle {
         if self.objects[door].open == open {
             return reject("ATK-16", format!("the door at {at} is already {}", if open { "open" } else { "closed" }));
         }
-        if !open && self.creatures.iter().any(|o| o.is_active() && o.footprint().contains(at)) {
+        // Only someone its side knows of keeps it from trying (PERC-3): an unseen creature in
+        // the doorway makes the attempt fail when made (`operate_door`).
+        if !open
+            && self.creatures.iter().any(|o| o.is_active() && self.knows(me.side, o.id) && o.footprint().contains(at))
+        {
             return reject("SPACE-E5", format!("someone stands in the doorway at {at}"));
         }
         if me.ap < DOOR_AP {
@@ -170,6 +175,11 @@ impl Battle {
     pub(super) fn operate_door(&mut self, id: CreatureId, door: usize, open: bool) {
         self.spend(id, DOOR_AP);
         let at = self.objects[door].at();
+        if !open && self.creatures.iter().any(|o| o.is_active() && o.footprint().contains(at)) {
+            let side = self.sides[self.creatures[id as usize].side].name.clone();
+            self.log_to(Event::DoorBlocked { creature: id, at }, vec![side]);
+            return;
+        }
         self.objects[door].open = open;
         self.creatures[id as usize].noisy_round = Some(self.round);
         self.log_about(Event::DoorOperated { creature: id, at, open }, &[id]);

@@ -184,7 +184,8 @@ impl Battle {
     /// posture as this ruleset counts it).
     pub fn mover(&self, id: CreatureId, sprint: bool) -> Mover {
         let f = &self.creatures[id as usize];
-        Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture) }
+        let depth = self.map.depth_under(f.footprint());
+        Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture), depth }
     }
 
     /// SPACE-E5: what the squares of the other creatures its side knows of mean for this
@@ -339,7 +340,7 @@ impl Battle {
                     in_reach: Ok(()),
                     defendable: s.defendable.map_err(Undefendable::rejection),
                     defenses: self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, false),
-                    forced: self.forced_outcome(me.footprint(), &flow.weapon, t.id, t.origin),
+                    forced: self.forced_outcome((me.side, me.footprint()), &flow.weapon, t.id, t.origin),
                 }
             })
             .collect())
@@ -449,7 +450,12 @@ impl Battle {
             defendable: s.defendable,
             defense_dice,
             can_pay_defense: t.ap >= DEFEND_AP,
-            forced: self.forced_outcome(Footprint::new(e.from.origin, a.size.footprint()), w, t.id, e.at.origin),
+            forced: self.forced_outcome(
+                (a.side, Footprint::new(e.from.origin, a.size.footprint())),
+                w,
+                t.id,
+                e.at.origin,
+            ),
         })
     }
 
@@ -491,7 +497,7 @@ impl Battle {
             defendable: s.defendable.map_err(Undefendable::rejection),
             defenses,
             forced: self.forced_outcome(
-                self.creatures[flow.attacker as usize].footprint(),
+                (self.creatures[flow.attacker as usize].side, self.creatures[flow.attacker as usize].footprint()),
                 &flow.weapon,
                 t.id,
                 t.origin,

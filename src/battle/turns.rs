@@ -121,20 +121,27 @@ impl Battle {
     /// The latecomer's own square, or the nearest free one (Engine decision); None when no
     /// square on the map is free for its footprint.
     fn free_spot_near(&self, id: CreatureId) -> Option<Pos> {
-        self.free_spot_around(id, self.creatures[id as usize].origin)
+        // On solid ground: nobody arrives at the bottom of a pit (SPACE-E7).
+        let side = self.creatures[id as usize].size.footprint();
+        let solid = |p: Pos| self.map.depth_under(Footprint::new(p, side)) == 0;
+        self.free_spot_where(id, self.creatures[id as usize].origin, self.map.width().max(self.map.height()), solid)
     }
 
     /// The nearest square to `at` (in rings outward) where the creature's footprint stands on
     /// open ground that nobody holds; `at` itself first.
     pub(super) fn free_spot_around(&self, id: CreatureId, at: Pos) -> Option<Pos> {
+        self.free_spot_where(id, at, self.map.width().max(self.map.height()), |_| true)
+    }
+
+    /// As [`Battle::free_spot_around`], within `reach` rings and where `ok` holds too.
+    pub(super) fn free_spot_where(&self, id: CreatureId, at: Pos, reach: i32, ok: impl Fn(Pos) -> bool) -> Option<Pos> {
         let me = &self.creatures[id as usize];
         let occ = self.true_occupancy(id);
         let free = |p: Pos| {
             Footprint::new(p, me.size.footprint()).cells().all(|c| {
                 self.map.in_bounds(c) && !self.map.blocks_movement(c) && occ[self.map.index(c)] == Occupant::Free
-            })
+            }) && ok(p)
         };
-        let reach = self.map.width().max(self.map.height());
         for r in 0..=reach {
             for dy in -r..=r {
                 for dx in -r..=r {

@@ -304,7 +304,8 @@ pub enum Event {
     /// (its south-west square from where it stood); `stop` says why it ended there.
     ForcedMoved {
         creature: CreatureId,
-        by: CreatureId,
+        /// None for a side that does not perceive who pushed.
+        by: Option<CreatureId>,
         kind: ForcedKind,
         path: Vec<Pos>,
         stop: ForcedStop,
@@ -318,6 +319,8 @@ pub enum Event {
         depth: i32,
         dice: i32,
         onto: Option<CreatureId>,
+        /// Where it comes to rest (beside `onto`, if it landed on someone).
+        rest: Pos,
     },
     /// FLOW-10: the hazard `kind` at `at` strikes the creature (its roll and damage follow).
     HazardStruck {
@@ -343,6 +346,12 @@ pub enum Event {
     },
     /// ATK-E6: the object broke: it blocks nothing and shelters nobody; its square is rubble.
     ObjectBroken {
+        at: Pos,
+    },
+    /// The door would not close: someone its side did not see stood in the doorway (the AP is
+    /// spent). Told to its own side only.
+    DoorBlocked {
+        creature: CreatureId,
         at: Pos,
     },
     /// A door opened or closed (ATK-16; 1 AP, battle/objects.rs).
@@ -439,7 +448,7 @@ impl Event {
             Spotted { creature, .. } | LostSight { creature, .. } => vec![*creature],
             AttackCancelled { attacker, .. } => vec![*attacker],
             Undefendable { target, .. } => vec![*target],
-            ForcedMoved { creature, by, .. } => vec![*creature, *by],
+            ForcedMoved { creature, by, .. } => std::iter::once(*creature).chain(*by).collect(),
             ObjectAttacked { attacker, .. } => vec![*attacker],
             ObjectDamaged { .. } | ObjectBroken { .. } => Vec::new(),
             Fell { creature, onto, .. } => std::iter::once(*creature).chain(*onto).collect(),
@@ -469,6 +478,7 @@ impl Event {
             | FallRecovery { creature, .. }
             | HazardStruck { creature, .. }
             | DoorOperated { creature, .. }
+            | DoorBlocked { creature, .. }
             | TurnEnded { creature } => vec![*creature],
         }
     }

@@ -58,6 +58,7 @@ pub fn rule_for(e: &Event) -> &'static str {
             "ATK-16, ATK-E6: objects cannot defend; damage beyond the material's protection adds up"
         }
         Event::ObjectBroken { .. } => "ATK-E6: at its durability an object breaks; its square becomes rubble",
+        Event::DoorBlocked { .. } => "SPACE-E5: a door does not close on someone in the doorway",
         Event::DoorOperated { .. } => "ATK-16: a door opens or closes for 1 AP (engine decision)",
         Event::HazardStruck { .. } => "FLOW-10: dangerous terrain attacks or drains whoever stops in it",
         Event::FallRecovery { .. } => "MOVE-E6: a creature that fell starts its next turn 1 AP short",

@@ -389,6 +389,9 @@ pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<
     Ok(LoadedLevel { level, map, file: file.to_string() })
 }
 
+/// The most terrain types a level may define (a map's squares index them in 16 bits).
+const MAX_TERRAINS: usize = 1000;
+
 fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
     let map_at = loc.source.find("map");
     if level.map.is_empty() {
@@ -398,6 +401,11 @@ fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
     let height = level.map.len();
     if width == 0 || width as i32 > MAX_SIDE || height as i32 > MAX_SIDE {
         return Err(loc.err_at(map_at, format!("map is {width}×{height}; it must be 1×1 to {MAX_SIDE}×{MAX_SIDE}")));
+    }
+    if level.terrains.len() > MAX_TERRAINS {
+        let at = loc.source.find("terrains");
+        return Err(loc
+            .err_at(at, format!("{} terrain types; a level may define at most {MAX_TERRAINS}", level.terrains.len())));
     }
     let mut names: Vec<&String> = level.terrains.keys().collect();
     names.sort();

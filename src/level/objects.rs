@@ -12,35 +12,41 @@ pub(super) fn place(level: &Level, map: GridMap, loc: &Locator) -> Result<GridMa
     }
     let section = loc.source.find("objects");
     let mut terrains = map.terrains().to_vec();
-    let first = terrains.len() as u16;
-    terrains.extend(looks::all());
-    let index = |name: &str| first + looks::all().iter().position(|t| t.name == name).expect("a known look") as u16;
+    let looks = looks::all();
+    let Some(first) = u16::try_from(terrains.len()).ok().filter(|&n| n < u16::MAX - looks.len() as u16) else {
+        return Err(loc.err_at(section, "too many terrain types for objects to be added".into()));
+    };
+    let index = |name: &str| first + looks.iter().position(|t| t.name == name).expect("a known look") as u16;
+    terrains.extend(looks.iter().cloned());
     let mut cells: Vec<u16> = (0..map.height())
         .flat_map(|y| (0..map.width()).map(move |x| Pos::new(x, y)))
         .map(|p| map.terrain_index(p))
         .collect();
-    let mut seen: Vec<Pos> = Vec::new();
+    let mut seen = vec![false; cells.len()];
     for (i, o) in level.objects.iter().enumerate() {
         let at = Pos::new(o.at.0, o.at.1);
-        let here = find_object(loc.source, section, i);
+        // Where the entry is, looked up only for an error (a scan of the file per object).
+        let here = LazyAt(|| find_object(loc.source, section, i));
         let what = format!("object {} ({:?} at {at})", i + 1, o.kind);
         if !map.in_bounds(at) {
-            return Err(loc.err_at(here, format!("{what} is off the map")));
+            return Err(loc.err_at(here.get(), format!("{what} is off the map")));
         }
         let t = map.terrain(at);
         if t.blocks_movement || t.drop > 0 {
-            return Err(loc.err_at(here, format!("{what} stands on \"{}\"; an object needs open ground", t.name)));
+            return Err(loc.err_at(here.get(), format!("{what} stands on \"{}\"; an object needs open ground", t.name)));
         }
-        if seen.contains(&at) {
-            return Err(loc.err_at(here, format!("{what}: another object already stands there")));
+        if seen[map.index(at)] {
+            return Err(loc.err_at(here.get(), format!("{what}: another object already stands there")));
         }
         if !(1..=MAX_THICKNESS).contains(&o.thickness) {
-            return Err(loc.err_at(here, format!("{what}: thickness must be 1..={MAX_THICKNESS} digits (SPACE-3)")));
+            return Err(
+                loc.err_at(here.get(), format!("{what}: thickness must be 1..={MAX_THICKNESS} digits (SPACE-3)"))
+            );
         }
         if o.open && o.kind != ObjectKind::Door {
-            return Err(loc.err_at(here, format!("{what}: only a door can start open")));
+            return Err(loc.err_at(here.get(), format!("{what}: only a door can start open")));
         }
-        seen.push(at);
+        seen[map.index(at)] = true;
         cells[map.index(at)] = index(o.look(o.open));
     }
     GridMap::new(map.width(), map.height(), terrains, cells).map_err(|e| loc.err_at(section, e.to_string()))
@@ -50,4 +56,13 @@ pub(super) fn place(level: &Level, map: GridMap, loc: &Locator) -> Result<GridMa
 fn find_object(source: &str, section: Option<usize>, i: usize) -> Option<usize> {
     let from = section?;
     source[from..].match_indices("kind:").nth(i).map(|(o, _)| from + o)
+}
+
+/// A source offset worked out only when asked.
+struct LazyAt<F: Fn() -> Option<usize>>(F);
+
+impl<F: Fn() -> Option<usize>> LazyAt<F> {
+    fn get(&self) -> Option<usize> {
+        (self.0)()
+    }
 }

@@ -91,12 +91,15 @@ pub fn forced_path(
     let longest = dx.abs().max(dy.abs());
     let k = (2 * steps + 4 + longest - 1) / longest;
     let far = Pos::new(origin.x + dx * k, origin.y + dy * k);
-    let mut squares = Vec::new();
+    // The squares in order; None where the line squeezes between two obstacles touching at a
+    // corner (SPACE-E6: no passing there).
+    let mut squares: Vec<Option<Pos>> = Vec::new();
+    let solid = |p: Pos| !map.in_bounds(p) || map.blocks_movement(p);
     trace(origin, far, |s| {
-        if let LineStep::Cell(p) = s
-            && p != origin
-        {
-            squares.push(p);
+        match s {
+            LineStep::Cell(p) if p != origin => squares.push(Some(p)),
+            LineStep::Corner(p, q) if solid(p) && solid(q) => squares.push(None),
+            _ => {}
         }
         squares.len() < (steps as usize) * 2 + 2
     });
@@ -107,7 +110,14 @@ pub fn forced_path(
         out.stop = ForcedStop::Source;
         return out;
     }
+    // SPACE-E7: how deep it stands now; deeper ground ahead is a fall, shallower a wall.
+    let depth_of = |cells: &[Pos]| cells.iter().map(|&c| map.terrain(c).drop).max().unwrap_or(0);
+    let mut depth = depth_of(&me.cells().filter(|&c| map.in_bounds(c)).collect::<Vec<_>>());
     for next in squares {
+        let Some(next) = next else {
+            out.stop = ForcedStop::Obstacle;
+            return out;
+        };
         let cells: Vec<Pos> = Footprint::new(next, side).cells().collect();
         if cells.iter().any(|&c| !map.in_bounds(c)) {
             out.stop = ForcedStop::Obstacle;
@@ -127,26 +137,30 @@ pub fn forced_path(
             out.stop = ForcedStop::Spent;
             return out;
         }
-        if cells.iter().any(|&c| map.blocks_movement(c)) {
+        let ahead = depth_of(&cells);
+        if ahead < depth || cells.iter().any(|&c| map.blocks_movement(c)) {
+            // MOVE-11: an obstacle (or the wall of the pit it is in) stops it in front.
             out.stop = ForcedStop::Obstacle;
             return out;
         }
-        let depth = cells.iter().map(|&c| map.terrain(c).drop).max().unwrap_or(0);
-        let blocked = cells.iter().any(|&c| occupied(c));
-        if blocked && depth == 0 {
+        // A creature on its own level blocks; one below is where it lands (MOVE-10).
+        let on_level = cells.iter().any(|&c| occupied(c) && map.terrain(c).drop <= depth);
+        if on_level {
             out.stop = ForcedStop::Creature;
             return out;
         }
         spent += cost;
         at = next;
         out.path.push(next);
-        if depth > 0 {
-            // MOVE-11: left without support, it finishes the way through the air and falls.
+        if ahead > depth {
+            // MOVE-11 (Engine decision): left without support it drops at once: the rest of
+            // the push is spent in the air above the square where it falls (MOVE-12).
             out.stop = ForcedStop::Fell;
-            out.fall_depth = Some(depth);
-            out.onto_creature = blocked;
+            out.fall_depth = Some(ahead - depth);
+            out.onto_creature = cells.iter().any(|&c| occupied(c));
             return out;
         }
+        depth = ahead;
         if forced.kind == ForcedKind::Tow && footprint_distance(Footprint::new(at, side), source) <= 1 {
             out.stop = ForcedStop::Source;
             return out;

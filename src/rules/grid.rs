@@ -209,6 +209,8 @@ pub struct GridMap {
     has_smooth: bool,
     /// Some square is a drop (SPACE-E7): heights matter on this map.
     has_drops: bool,
+    /// How many squares changed since the map was built (doors, rubble): for caches.
+    revision: u32,
 }
 
 /// Why a map could not be built.
@@ -251,7 +253,18 @@ impl GridMap {
         let blocks_effect = cells.iter().map(|&t| terrains[t as usize].blocks_effect()).collect();
         let has_smooth = cells.iter().any(|&t| terrains[t as usize].smooth);
         let has_drops = cells.iter().any(|&t| terrains[t as usize].drop > 0);
-        Ok(GridMap { width, height, terrains, cells, blocks_sight, blocks_move, blocks_effect, has_smooth, has_drops })
+        Ok(GridMap {
+            width,
+            height,
+            terrains,
+            cells,
+            blocks_sight,
+            blocks_move,
+            blocks_effect,
+            has_smooth,
+            has_drops,
+            revision: 0,
+        })
     }
 
     /// An open map of one terrain.
@@ -314,6 +327,11 @@ impl GridMap {
     pub fn has_smooth(&self) -> bool {
         self.has_smooth
     }
+    /// Changes since the map was built (ATK-E6: doors, rubble); a cache of anything derived
+    /// from the map keys on it.
+    pub fn revision(&self) -> u32 {
+        self.revision
+    }
     /// SPACE-E7: how far below the ground the footprint stands (the deepest drop under it).
     pub fn depth_under(&self, fp: Footprint) -> i32 {
         if !self.has_drops {
@@ -375,6 +393,7 @@ impl GridMap {
             self.blocks_effect[i] = self.terrains[terrain as usize].blocks_effect();
             self.has_smooth = self.cells.iter().any(|&t| self.terrains[t as usize].smooth);
             self.has_drops = self.cells.iter().any(|&t| self.terrains[t as usize].drop > 0);
+            self.revision = self.revision.wrapping_add(1);
         }
     }
 }

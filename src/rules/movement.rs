@@ -31,11 +31,13 @@ pub struct Mover {
     /// MOVE-8 / MOVE-E2: sprint doubles the budget.
     pub sprint: bool,
     pub posture: Posture,
+    /// SPACE-E7: how deep in a drop it stands (0 on solid ground).
+    pub depth: i32,
 }
 
 impl Mover {
     pub fn walker(speed: i32) -> Self {
-        Mover { size: Size::Medium, speed, sprint: false, posture: Posture::Standing }
+        Mover { size: Size::Medium, speed, sprint: false, posture: Posture::Standing, depth: 0 }
     }
     /// MOVE-E1 budget S in steps.
     pub fn budget_steps(&self) -> i32 {
@@ -124,12 +126,20 @@ fn enter_costs(map: &GridMap, mover: &Mover) -> Vec<EnterCost> {
             let Some(crossing) = crossing else {
                 return EnterCost { orth: None, diag: None, obstacle: true };
             };
-            // SPACE-E7, MOVE-12 (Engine decision): nobody walks into a pit; only a forced move
-            // takes a creature over the edge. A pit is no corner to squeeze past.
-            if t.drop > 0 {
+            // SPACE-E7, MOVE-12 (Engine decision): a walker keeps to its own level. Nobody walks
+            // into a deeper drop (only a forced move throws a creature in); the bottom of the
+            // one it stands in is walkable; climbing out onto shallower ground crosses the
+            // height difference like an obstacle (MOVE-9: +1 resistance a step of height,
+            // impossible above its body height).
+            let depth = mover.depth.max(0);
+            if t.drop > depth {
                 return EnterCost { orth: None, diag: None, obstacle: false };
             }
-            let (orth, diag) = step_quarters(t, posture + crossing);
+            let rise = depth - t.drop;
+            if rise > height {
+                return EnterCost { orth: None, diag: None, obstacle: true };
+            }
+            let (orth, diag) = step_quarters(t, posture + crossing + rise);
             EnterCost { orth: Some(orth), diag: Some(diag), obstacle: t.blocks_movement }
         })
         .collect()

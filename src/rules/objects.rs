@@ -63,12 +63,12 @@ impl Material {
 /// ATK-16 / SPACE-3: durability of `thickness` digits of `material` under `conditions` (each
 /// applied in order, fractions dropped: GEN-3), at least 1.
 pub fn durability(material: Material, thickness: i32, conditions: &[Condition]) -> i32 {
-    let mut d = material.durability_per_digit() * thickness.max(1);
+    let mut d = material.durability_per_digit().saturating_mul(thickness.max(1));
     for c in conditions {
         d = match c {
             Condition::Worn | Condition::Fragile => d / 2,
-            Condition::Reinforced => d * 2,
-            Condition::Enchanted => d * 3,
+            Condition::Reinforced => d.saturating_mul(2),
+            Condition::Enchanted => d.saturating_mul(3),
         };
     }
     d.max(1)
@@ -87,9 +87,9 @@ pub fn protection(material: Material, conditions: &[Condition], damage: Option<D
     let mut p = base;
     for c in conditions {
         p = match c {
-            Condition::Worn => p - 1,
-            Condition::Reinforced => p + 1,
-            Condition::Enchanted => p + 3,
+            Condition::Worn => p.saturating_sub(1),
+            Condition::Reinforced => p.saturating_add(1),
+            Condition::Enchanted => p.saturating_add(3),
             Condition::Fragile => p / 2,
         };
     }
