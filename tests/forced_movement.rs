@@ -165,6 +165,10 @@ fn move_12_pushed_over_the_edge_it_falls() {
     assert_eq!(falls(&b, mark), vec![(id, 6, 9, None)]);
     assert_eq!(fall_rolls(&b, mark), vec![(id, 9)]);
     assert_eq!(b.fighter(id).origin, p(5, 2));
+    // Engine decision (MOVE-12): 6 steps down, more than its body of 2, it cannot climb out:
+    // out of the fight, alive, as if fled.
+    assert_eq!(b.fighter(id).presence, Presence::Fled);
+    assert!(b.log()[mark..].iter().any(|e| e.event == Event::Fled { creature: id }));
     assert_eq!((fall_dice(6, 2), fall_dice(3, 2), fall_dice(2, 2), fall_dice(4, 1)), (9, 3, 0, 12));
 }
 

@@ -153,6 +153,19 @@ impl Battle {
             self.fall_attack(other, dice);
         }
         self.fall_attack(id, dice);
+        // MOVE-12 (Engine decision: "the GM rules on very long falls"): down a drop deeper
+        // than its body it cannot climb out during the fight (MOVE-9: nothing taller than the
+        // body is crossed; climbing is not modelled), so it is out of the fight, alive, as if
+        // it had fled (FLOW-5) — or the battle would wait on it for ever.
+        let f = &self.creatures[id as usize];
+        if f.is_active() && self.map.depth_under(f.footprint()) > f.size.body_height() {
+            self.log_about(Event::Fled { creature: id }, &[id]);
+            let f = &mut self.creatures[id as usize];
+            f.presence = Presence::Fled;
+            f.long_term = None;
+            self.refresh_perception_of(id);
+            self.sync_perception();
+        }
     }
 
     /// MOVE-E4: the fall's physical attack, reduced by physical protection and never defended
