@@ -328,6 +328,21 @@ fn forced_line(f: &crate::battle::ForcedOutcome) -> String {
 fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &Intent) {
     let t = b.map().terrain(at);
     let _ = writeln!(out, "Square {at}: {}", t.name);
+    // ATK-16, ATK-E6: what it would take to break the object there.
+    if let Some(o) = b.object_at(at).map(|i| &b.objects()[i]) {
+        use crate::rules::creature::DamageType;
+        use crate::rules::objects::protection;
+        let guard = |d| protection(o.def.material, &o.def.conditions, Some(d)).unwrap_or(0);
+        let _ = writeln!(
+            out,
+            "  {}: damage {} of {} (protection physical {}, erosion {}; spectral: immune)",
+            o.describe(),
+            o.damage,
+            o.durability,
+            guard(DamageType::Physical),
+            guard(DamageType::Erosion)
+        );
+    }
     let seen = shown_creature_at(b, viewer, at);
     if let Some(c) = seen {
         let kind = super::labels::kind_indices(b).get(c.id as usize).copied().unwrap_or(0);
