@@ -27,6 +27,8 @@ pub enum Edit {
         terrain: Terrain,
     },
     PlaceCreature(CreatureDef),
+    /// ATK-16: place this object on its square, or take away the one already there.
+    ToggleObject(crate::rules::objects::ObjectDef),
     /// Replace creature `index` with this definition (a form's changes).
     SetCreature {
         index: usize,
@@ -360,6 +362,17 @@ impl EditorDoc {
             }
             Edit::SetRuleset(r) => l.ruleset = r,
             Edit::SetOpening(on) => l.encounter_opening = on,
+            Edit::ToggleObject(o) => {
+                if !on_map(Pos::new(o.at.0, o.at.1)) {
+                    return Err(format!("({}, {}) is off the map", o.at.0, o.at.1));
+                }
+                match l.objects.iter().position(|x| x.at == o.at) {
+                    Some(i) => {
+                        l.objects.remove(i);
+                    }
+                    None => l.objects.push(o),
+                }
+            }
             Edit::Replace(level) => *l = *level,
             Edit::SetName { name, description } => {
                 if name.trim().is_empty() {

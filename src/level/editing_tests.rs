@@ -220,3 +220,36 @@ fn a_brush_stroke_is_one_undo_step() {
     assert!(doc.redo());
     assert_eq!(doc.glyph_at(Pos::new(8, 2)), Some('~'));
 }
+
+// RULES: ATK-16 — the editor places an object and takes it away again (one undo step each); a
+// door in a wall is a problem marked in the list; saved, the object loads with the level.
+#[test]
+fn objects_are_placed_and_taken_away() {
+    use crate::rules::objects::{Material, ObjectDef, ObjectKind};
+    let c = builtin_compendium();
+    let mut doc = skirmish();
+    let door = |x, y| ObjectDef {
+        kind: ObjectKind::Door,
+        at: (x, y),
+        material: Material::Wood,
+        thickness: 4,
+        conditions: Vec::new(),
+        open: false,
+    };
+    doc.apply(Edit::ToggleObject(door(5, 5))).unwrap();
+    assert_eq!(doc.level().objects, vec![door(5, 5)]);
+    assert!(doc.problems(c).is_empty(), "{:?}", doc.problems(c));
+    let dir = scratch("objects");
+    let path = dir.join("o.level.ron");
+    doc.save(Some(&path), c).unwrap();
+    assert_eq!(crate::level::load_level(&path, c).unwrap().level.objects, vec![door(5, 5)]);
+    doc.apply(Edit::ToggleObject(door(5, 5))).unwrap();
+    assert!(doc.level().objects.is_empty());
+    doc.undo();
+    assert_eq!(doc.level().objects.len(), 1);
+    // On a wall: kept, and reported.
+    doc.apply(Edit::ToggleObject(door(0, 0))).unwrap();
+    let problems = doc.problems(c);
+    assert!(problems.iter().any(|p| p.message.contains("open ground")), "{problems:?}");
+    assert!(doc.apply(Edit::ToggleObject(door(99, 0))).is_err(), "off the map");
+}

@@ -27,10 +27,12 @@ pub enum Tool {
     Line,
     Place,
     Select,
+    /// ATK-16: place or take away a door, crate or barricade.
+    Object,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 5] = [Tool::Select, Tool::Brush, Tool::Rect, Tool::Line, Tool::Place];
+    pub const ALL: [Tool; 6] = [Tool::Select, Tool::Brush, Tool::Rect, Tool::Line, Tool::Place, Tool::Object];
     pub fn label(self) -> &'static str {
         match self {
             Tool::Brush => "Brush (B)",
@@ -38,6 +40,7 @@ impl Tool {
             Tool::Line => "Line (N)",
             Tool::Place => "Place (P)",
             Tool::Select => "Select (S)",
+            Tool::Object => "Object (O)",
         }
     }
 }
@@ -94,6 +97,8 @@ pub struct Editor {
     pub drafts: Drafts,
     pub balance: balance::BalancePanel,
     pub victory_form: VictoryForm,
+    /// What the Object tool places (its square comes from the click).
+    pub object: crate::rules::objects::ObjectDef,
 }
 
 impl Editor {
@@ -120,6 +125,14 @@ impl Editor {
             drafts: Drafts::default(),
             balance: balance::BalancePanel::default(),
             victory_form: VictoryForm { side: String::new(), rounds: 8, from: (0, 0), to: (1, 1) },
+            object: crate::rules::objects::ObjectDef {
+                kind: crate::rules::objects::ObjectKind::Door,
+                at: (0, 0),
+                material: crate::rules::objects::Material::Wood,
+                thickness: 4,
+                conditions: Vec::new(),
+                open: false,
+            },
         }
     }
 
@@ -262,6 +275,10 @@ fn pointer(
                     e.selected = Some(e.doc.level().creatures.len() - 1);
                 }
             }
+            Tool::Object => {
+                let object = crate::rules::objects::ObjectDef { at: (p.x, p.y), ..e.object.clone() };
+                e.edit(Edit::ToggleObject(object));
+            }
             Tool::Rect | Tool::Line => {}
         }
     }
@@ -344,6 +361,7 @@ fn keys(
         (KeyCode::KeyB, Tool::Brush),
         (KeyCode::KeyG, Tool::Rect),
         (KeyCode::KeyN, Tool::Line),
+        (KeyCode::KeyO, Tool::Object),
         (KeyCode::KeyP, Tool::Place),
     ] {
         if keys.just_pressed(key) {
@@ -475,6 +493,17 @@ fn draw_marks(
     for y in 0..=h {
         let fy = (y as f32 - 0.5) * TILE;
         gizmos.line_2d(Vec2::new(-0.5 * TILE, fy), Vec2::new((w as f32 - 0.5) * TILE, fy), grid);
+    }
+    // ATK-16: objects, brown (a door's frame darker), over the terrain they stand on.
+    for o in &doc.level().objects {
+        let c = square_centre(Pos::new(o.at.0, o.at.1));
+        let brown = Color::srgb(0.55, 0.35, 0.15);
+        gizmos.rect_2d(Isometry2d::from_translation(c), Vec2::splat(TILE * 0.8), brown);
+        if o.kind == crate::rules::objects::ObjectKind::Door {
+            gizmos.line_2d(c - Vec2::new(0.0, TILE * 0.4), c + Vec2::new(0.0, TILE * 0.4), brown);
+        } else {
+            gizmos.line_2d(c - Vec2::splat(TILE * 0.4), c + Vec2::splat(TILE * 0.4), brown);
+        }
     }
     for (i, c) in doc.level().creatures.iter().enumerate() {
         let size = draw_token(&mut gizmos, doc.level(), c, &content.0) as f32;
