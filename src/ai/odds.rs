@@ -1,10 +1,57 @@
 //! Exact attack odds for the planner, memoised: the same few (dice, segments, protection,
 //! defense dice) recur thousands of times a battle, and the rules core's distribution is exact.
 
-use crate::battle::AttackPreview;
+use crate::battle::{AttackNumbers, AttackPreview, Battle, Engagement, Fighter};
 use crate::rules::attack::{AttackOdds, DamageModifiers, damage_distribution};
+use crate::rules::creature::Attribute;
 use std::cell::RefCell;
 use std::collections::HashMap;
+
+/// The value of one attack by `me` standing at `from` on `target`, or None if impossible from
+/// there. Counts the target's likely defense, its rear arc, cover, range penalties.
+pub(super) struct AttackEstimate {
+    pub expected: f64,
+    pub ko_chance: f64,
+    pub rear: bool,
+}
+
+pub(super) fn estimate_attack(
+    numbers: &AttackNumbers,
+    target: &Fighter,
+    weapon_targets: &[Attribute],
+) -> Option<AttackEstimate> {
+    if numbers.in_reach.is_err() || numbers.dice <= 0 {
+        return None;
+    }
+    // The target defends if it can: it keeps AP for it (TIME-12) and faces us (FACE-4).
+    let defense = if numbers.can_pay_defense { numbers.defense_dice } else { 0 };
+    let weakest = weapon_targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
+    let (o, ko) = odds(numbers.dice, numbers.segments, numbers.protection, defense, weakest.max(1));
+    if numbers.coup_de_grace {
+        // FLOW-7: any hit finishes it; worth little while anyone else still fights (no focus
+        // bonus: it is already out of the fight).
+        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: 0.0, rear: numbers.rear });
+    }
+    // MOVE-11, MOVE-12: a blow that hurts may also throw it over an edge; the fall's attack
+    // (MOVE-E4, undefended) is worth its expected damage times the chance the blow hurts.
+    let fall = numbers.forced.filter(|f| f.fall_dice > 0).map_or(0.0, |f| {
+        let hurts = odds(numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
+        hurts * odds(f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
+    });
+    Some(AttackEstimate { expected: o.expected + fall, ko_chance: ko, rear: numbers.rear })
+}
+
+/// One attack `me` could make from `from` on `target` with `weapon` (+ `additives`).
+pub(super) fn estimate_from(
+    b: &Battle,
+    engagement: &Engagement,
+    weapon: &crate::battle::Armed,
+    additives: &[String],
+    target: &Fighter,
+) -> Option<AttackEstimate> {
+    let n = b.attack_numbers(engagement, &weapon.key, additives, false).ok()?;
+    estimate_attack(&n, target, &weapon.weapon.targets)
+}
 
 /// Expected damage and P(damage ≥ k) for the attacks the AI weighs, memoised: the same few
 /// (dice, protection, defense) triples recur thousands of times a battle.

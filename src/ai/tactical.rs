@@ -12,12 +12,11 @@
 
 use super::areas::best_area;
 use super::clock::{rounds_since_hurt, with_the_clock};
-use super::odds::odds;
+use super::odds::estimate_from;
 use super::situation::{SLOPPINESS, describe, hopeless, noise, suspected_hiding_spot};
 use super::threat::{Threat, friends_in_reach, threat};
 use crate::battle::{
-    AttackNumbers, Battle, Command, CreatureId, Engagement, Event, Explanation, Fighter, OptionScore, Placement,
-    Target, WindowKind,
+    Battle, Command, CreatureId, Event, Explanation, Fighter, OptionScore, Placement, Target, WindowKind,
 };
 use crate::level::compendium::{AbilityEffect, AiProfile};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
@@ -26,51 +25,9 @@ use crate::rules::facing::{Actor, Facing, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::posture::{Posture, transition_cost};
 
-/// The value of one attack by `me` standing at `from` on `target`, or None if impossible from
-/// there. Counts the target's likely defense, its rear arc, cover, range penalties.
-struct AttackEstimate {
-    expected: f64,
-    ko_chance: f64,
-    rear: bool,
-}
-
 /// Where `me` would stand at `at`, facing `facing`, in its current posture.
 fn placed(me: &Fighter, at: Pos, facing: Facing) -> Placement {
     Placement { origin: at, facing, posture: me.posture }
-}
-
-fn estimate_attack(numbers: &AttackNumbers, target: &Fighter, weapon_targets: &[Attribute]) -> Option<AttackEstimate> {
-    if numbers.in_reach.is_err() || numbers.dice <= 0 {
-        return None;
-    }
-    // The target defends if it can: it keeps AP for it (TIME-12) and faces us (FACE-4).
-    let defense = if numbers.can_pay_defense { numbers.defense_dice } else { 0 };
-    let weakest = weapon_targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
-    let (o, ko) = odds(numbers.dice, numbers.segments, numbers.protection, defense, weakest.max(1));
-    if numbers.coup_de_grace {
-        // FLOW-7: any hit finishes it; worth little while anyone else still fights (no focus
-        // bonus: it is already out of the fight).
-        return Some(AttackEstimate { expected: o.hit * 0.3, ko_chance: 0.0, rear: numbers.rear });
-    }
-    // MOVE-11, MOVE-12: a blow that hurts may also throw it over an edge; the fall's attack
-    // (MOVE-E4, undefended) is worth its expected damage times the chance the blow hurts.
-    let fall = numbers.forced.filter(|f| f.fall_dice > 0).map_or(0.0, |f| {
-        let hurts = odds(numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
-        hurts * odds(f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
-    });
-    Some(AttackEstimate { expected: o.expected + fall, ko_chance: ko, rear: numbers.rear })
-}
-
-/// One attack `me` could make from `from` on `target` with `weapon` (+ `additives`).
-fn estimate_from(
-    b: &Battle,
-    engagement: &Engagement,
-    weapon: &crate::battle::Armed,
-    additives: &[String],
-    target: &Fighter,
-) -> Option<AttackEstimate> {
-    let n = b.attack_numbers(engagement, &weapon.key, additives, false).ok()?;
-    estimate_attack(&n, target, &weapon.weapon.targets)
 }
 
 /// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).

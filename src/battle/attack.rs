@@ -431,18 +431,7 @@ impl Battle {
                 if run.damage <= 0 {
                     continue;
                 }
-                let f = &mut self.creatures[run.id as usize];
-                let order: Vec<Attribute> = if f.allocation.is_empty() {
-                    flow.weapon.weapon.targets.clone()
-                } else {
-                    f.allocation.iter().copied().filter(|a| flow.weapon.weapon.targets.contains(a)).collect()
-                };
-                let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
-                let split = allocate_damage(&mut f.attrs, &order, run.damage, how);
-                for (a, dice) in split {
-                    let left = self.creatures[run.id as usize].attrs.dice(a);
-                    self.log_about(Event::Damaged { creature: run.id, attribute: a, dice, left }, &[run.id]);
-                }
+                self.deal_damage(run.id, &flow.weapon.weapon.targets, run.damage);
                 struck.push(run.id);
             }
         }
@@ -470,6 +459,23 @@ impl Battle {
         // if the owner fell, its turn ends.
         if matches!(self.phase, Phase::Turn(_)) && !self.creatures[owner as usize].can_act() {
             self.end_turn();
+        }
+    }
+
+    /// CRE-5: `damage` dice split among the attributes an attack may hurt, in the creature's
+    /// allocation order if it set one, else keeping it conscious as long as possible; each
+    /// pool's loss is told. (Unconsciousness is checked by the caller.)
+    pub(super) fn deal_damage(&mut self, id: CreatureId, targets: &[Attribute], damage: i32) {
+        let f = &mut self.creatures[id as usize];
+        let order: Vec<Attribute> = if f.allocation.is_empty() {
+            targets.to_vec()
+        } else {
+            f.allocation.iter().copied().filter(|a| targets.contains(a)).collect()
+        };
+        let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
+        for (a, dice) in allocate_damage(&mut f.attrs, &order, damage, how) {
+            let left = self.creatures[id as usize].attrs.dice(a);
+            self.log_about(Event::Damaged { creature: id, attribute: a, dice, left }, &[id]);
         }
     }
 

@@ -265,7 +265,7 @@ impl Battle {
         }
     }
 
-    fn remove_dice(&mut self, id: CreatureId, a: Attribute, n: i32) {
+    pub(super) fn remove_dice(&mut self, id: CreatureId, a: Attribute, n: i32) {
         let removed = self.creatures[id as usize].attrs.remove_dice(a, n);
         if removed > 0 {
             let left = self.creatures[id as usize].attrs.dice(a);

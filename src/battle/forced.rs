@@ -4,7 +4,6 @@
 
 use super::state::*;
 use super::types::*;
-use crate::rules::attack::effective_protection;
 use crate::rules::creature::{Attribute, DamageType};
 use crate::rules::forced::{ForcedKind, ForcedMove, ForcedPath, ForcedStop, fall_dice, forced_path};
 use crate::rules::grid::{Footprint, Pos};
@@ -40,8 +39,10 @@ impl Battle {
         let path = self.forced_path_of(target, at, source, forced, Some(side));
         let height = self.creatures[target as usize].size.body_height();
         let dice = path.fall_depth.map_or(0, |d| fall_dice(d, height));
-        let (fall_dice, fall_protection) =
-            self.ruleset.attack_resolution.dice_and_protection(dice, self.fall_protection(target));
+        let (fall_dice, fall_protection) = self
+            .ruleset
+            .attack_resolution
+            .dice_and_protection(dice, self.hazard_protection(target, Some(DamageType::Physical)));
         Some(ForcedOutcome {
             kind: forced.kind,
             end: path.end(at),
@@ -50,10 +51,6 @@ impl Battle {
             fall_dice,
             fall_protection,
         })
-    }
-
-    fn fall_protection(&self, id: CreatureId) -> i32 {
-        effective_protection(self.creatures[id as usize].protection.against(DamageType::Physical), 0, 0, false)
     }
 
     /// MOVE-E5 where a forced move of `target` standing at `at` would go, pushed (or pulled) by

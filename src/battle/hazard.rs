@@ -6,7 +6,7 @@
 use super::state::*;
 use super::types::*;
 use crate::rules::attack::{DamageModifiers, effective_protection, resolve_segment};
-use crate::rules::creature::{Allocation, Attribute, DamageType, allocate_damage};
+use crate::rules::creature::{Attribute, DamageType};
 use crate::rules::dice::{points, roll_faces};
 use crate::rules::grid::Pos;
 use crate::rules::hazard::Hazard;
@@ -44,7 +44,9 @@ impl Battle {
         Some(HazardNumbers { dice, protection, drain: h.drain })
     }
 
-    fn hazard_protection(&self, id: CreatureId, damage: Option<DamageType>) -> i32 {
+    /// The protection of `id` against an attack by the surroundings of this type (none for a
+    /// true attack): no cover, no penetration.
+    pub(super) fn hazard_protection(&self, id: CreatureId, damage: Option<DamageType>) -> i32 {
         damage.map_or(0, |d| effective_protection(self.creatures[id as usize].protection.against(d), 0, 0, false))
     }
 
@@ -59,12 +61,7 @@ impl Battle {
         let purpose = format!("{} (FLOW-10)", h.kind);
         self.environment_attack(id, h.dice, h.damage, &h.targets, &purpose);
         if h.drain > 0 && self.creatures[id as usize].is_active() {
-            let a = h.targets[0];
-            let removed = self.creatures[id as usize].attrs.remove_dice(a, h.drain);
-            if removed > 0 {
-                let left = self.creatures[id as usize].attrs.dice(a);
-                self.log_about(Event::Damaged { creature: id, attribute: a, dice: removed, left }, &[id]);
-            }
+            self.remove_dice(id, h.targets[0], h.drain);
         }
         self.check_unconscious(&[id]);
     }
@@ -91,18 +88,7 @@ impl Battle {
         if out.damage <= 0 {
             return;
         }
-        let f = &mut self.creatures[id as usize];
-        let order: Vec<Attribute> = if f.allocation.is_empty() {
-            targets.to_vec()
-        } else {
-            f.allocation.iter().copied().filter(|a| targets.contains(a)).collect()
-        };
-        let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
-        let split = allocate_damage(&mut f.attrs, &order, out.damage, how);
-        for (a, dice) in split {
-            let left = self.creatures[id as usize].attrs.dice(a);
-            self.log_about(Event::Damaged { creature: id, attribute: a, dice, left }, &[id]);
-        }
+        self.deal_damage(id, targets, out.damage);
         self.check_unconscious(&[id]);
     }
 }

@@ -270,7 +270,7 @@ impl Battle {
 
     /// The defenses `t` in `posture` may roll against an attack allowing `allowed`, given
     /// whether it can defend at all and whether it has already paid (ATK-E3).
-    fn defense_options(
+    pub(super) fn defense_options(
         &self,
         t: &Fighter,
         posture: Posture,
@@ -465,56 +465,6 @@ impl Battle {
         let w = self.creatures.get(attacker as usize)?.weapon(weapon)?;
         let area = w.weapon.area.as_ref()?;
         self.area_cells(attacker, w, area, target).ok()
-    }
-
-    /// The attack an open window is about, as the answering creature faces it.
-    pub fn window_preview(&self) -> Option<WindowPreview> {
-        let w = self.window()?;
-        let flow = &w.attack.flow;
-        let run = flow.targets.iter().find(|r| r.id == w.creature)?;
-        let t = &self.creatures[w.creature as usize];
-        let s = &run.strike;
-        let mut defenses =
-            self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, run.defense_paid);
-        // TIME-15: one reaction per chain.
-        for d in &mut defenses {
-            if d.allowed.is_ok() && !run.defense_paid && t.reacted_chain == flow.chain {
-                d.allowed = reject("TIME-15", format!("{} has already reacted in this chain", t.name));
-            }
-        }
-        let attack = AttackPreview {
-            attacker: flow.attacker,
-            target: w.creature,
-            weapon: flow.weapon.key.clone(),
-            dice: s.dice,
-            segments: flow.weapon.weapon.segments,
-            protection: s.protection,
-            cover: s.cover,
-            rear: s.rear,
-            coup_de_grace: run.coup_de_grace,
-            ap: flow.ap_paid,
-            in_reach: Ok(()),
-            defendable: s.defendable.map_err(Undefendable::rejection),
-            defenses,
-            forced: self.forced_outcome(
-                (self.creatures[flow.attacker as usize].side, self.creatures[flow.attacker as usize].footprint()),
-                &flow.weapon,
-                t.id,
-                t.origin,
-            ),
-        };
-        let points = if w.kind == WindowKind::Defense { flow.pending_points } else { None };
-        Some(WindowPreview {
-            creature: w.creature,
-            kind: w.kind,
-            attacker: flow.attacker,
-            weapon: flow.weapon.key.clone(),
-            reach: flow.weapon.weapon.range.max,
-            ranged: flow.weapon.weapon.range.ranged,
-            attack,
-            points,
-            damage_if_taken: points.map(|p| (p - s.protection).max(0)),
-        })
     }
 
     /// TIME-14: the squares the answering creature may Quick Step to now, each with whether the

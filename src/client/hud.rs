@@ -280,51 +280,6 @@ fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choi
     }
 }
 
-/// ATK-E7, ATK-11: the exact odds of an attack, as the engine would resolve it now.
-fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
-    match b.attack_preview(me, cmd) {
-        Ok(targets) => {
-            for t in targets {
-                let target = b.fighter(t.target);
-                let best = t.best_defense();
-                let d = t.odds(best.map_or(0, |o| o.dice));
-                let _ = writeln!(
-                    out,
-                    "  on {}: {} dice vs protection {}, defense {}\n    hit {:.0}%, expected damage {:.2}",
-                    target.name,
-                    t.dice,
-                    t.protection,
-                    best.map_or("none".to_string(), |o| format!("{} dice ({:?})", o.dice, o.defense)),
-                    d.hit_chance * 100.0,
-                    d.expected_damage
-                );
-                if let Err(why) = &t.defendable {
-                    let _ = writeln!(out, "    undefendable: {why}");
-                }
-                if let Some(f) = &t.forced {
-                    let _ = writeln!(out, "    {}", forced_line(f));
-                }
-            }
-        }
-        Err(r) => {
-            let _ = writeln!(out, "  refused: {r}");
-        }
-    }
-}
-
-/// MOVE-11, MOVE-12: where a hurting blow would send the target, and the fall it would cause.
-fn forced_line(f: &crate::battle::ForcedOutcome) -> String {
-    use crate::rules::forced::{ForcedKind, ForcedStop};
-    let how = if f.kind == ForcedKind::KnockBack { "knocks back" } else { "tows" };
-    match (f.stop, f.fall_depth) {
-        (ForcedStop::Fell, Some(depth)) if f.fall_dice > 0 => {
-            format!("if hurt: {how} over the edge at {}: falls {depth} steps, a {}-dice attack", f.end, f.fall_dice)
-        }
-        (ForcedStop::Fell, Some(depth)) => format!("if hurt: {how} into a {depth}-step drop at {} (harmless)", f.end),
-        _ => format!("if hurt: {how} to {}", f.end),
-    }
-}
-
 fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &Intent) {
     let t = b.map().terrain(at);
     let _ = writeln!(out, "Square {at}: {}", t.name);
@@ -408,7 +363,7 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
                 _ => String::new(),
             };
             let _ = writeln!(out, "  click: attack with {weapon}");
-            odds_lines(out, b, me, cmd);
+            super::odds_text::odds_lines(out, b, me, cmd);
         }
         _ => {}
     }

@@ -23,6 +23,7 @@ mod labels;
 mod log;
 mod map_view;
 pub mod menu;
+mod odds_text;
 mod overlay;
 mod pictures;
 #[cfg(test)]
