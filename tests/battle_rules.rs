@@ -1033,3 +1033,30 @@ fn perc_e4_an_ambusher_can_start_hidden() {
     let err = parse_level("late.level.ron", &late, builtin_compendium()).unwrap_err().to_string();
     assert!(err.contains("cannot start hidden (PERC-E4)") && err.starts_with("late.level.ron:10:"), "{err}");
 }
+
+// RULES: ATK-17, FLOW-7 — an unconscious creature cannot defend (its protection alone stands),
+// and an attack declared on it that hits kills it (coup de grâce).
+#[test]
+fn atk_17_flow_7_no_defense_while_unconscious_and_a_hit_kills() {
+    let text = level(
+        &CORRIDOR,
+        r#"(name: "A", template: "human_fighter", side: "Blue", at: (2, 1), facing: E, overrides: (activeness: Some(10), might: Some(30))),
+           (name: "B", template: "human_fighter", side: "Red", at: (3, 1), facing: W, overrides: (activeness: Some(1))),
+           (name: "C", template: "human_fighter", side: "Red", at: (8, 1), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let mut b = battle(&text, 11);
+    let sword = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
+    // B faces A and may defend the first blow; whatever it does, 30 dice knock it out.
+    b.submit(0, sword.clone()).unwrap();
+    while let Some((c, Some(_))) = b.awaiting() {
+        b.submit(c, Command::Defend { defense: None }).unwrap();
+    }
+    assert!(b.fighter(1).attrs.is_unconscious());
+    let mark = b.log().len();
+    submit(&mut b, "A", sword);
+    let why = undefendable_reason(&b, mark).expect("no defense window for an unconscious target");
+    assert!(why.contains("unconscious"), "{why}");
+    assert!(events(&b, mark).contains(&&Event::Died { creature: 1 }), "the hit kills it");
+    assert_eq!(b.fighter(1).presence, Presence::Dead);
+}
