@@ -160,7 +160,9 @@ fn the_readme_level_example_loads_and_uses_every_field() {
         controller: Some(ControllerDef::Ai),
         hidden: true,
         hold: Some(HoldArea { from: (1, 1), to: (1, 1) }),
+        items: vec!["healing_draught".into()],
     }];
+    full.items = vec![meshal_tactics::level::ItemOnMap { at: (1, 1), item: "arrow_bundle".into() }];
     full.sides = vec![SideDef {
         name: "s".into(),
         relations: [("t".to_string(), meshal_tactics::level::Relation::Neutral)].into(),

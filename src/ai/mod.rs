@@ -15,9 +15,11 @@ mod areas;
 mod clock;
 mod doors;
 mod intent;
+mod items;
 mod lookahead;
 mod odds;
 mod reactions;
+mod ready;
 mod situation;
 pub mod tactical;
 mod threat;
@@ -151,15 +153,23 @@ pub fn decide_with(
 
 /// The AI's decision, with the safety net's replacement recorded in `fallback`.
 pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind>, profile: &AiProfile) -> Decision {
-    let door = (window.is_none() && profile.difficulty > 0).then(|| doors::worth_opening(battle, creature)).flatten();
+    let own_turn = window.is_none() && profile.difficulty > 0;
+    let chore = own_turn
+        .then(|| items::worth_using(battle, creature).or_else(|| doors::worth_opening(battle, creature)))
+        .flatten();
     let (command, explanation) = if profile.difficulty == 0 {
         (baseline(battle, creature, window), None)
-    } else if let Some(open) = door {
-        (open, None)
+    } else if let Some(chore) = chore {
+        (chore, None)
     } else if window.is_none() && profile.look_ahead.candidates > 1 {
         lookahead::turn(battle, creature, profile)
     } else {
         tactical::decide(battle, creature, window, profile)
+    };
+    // TIME-E10: AP that would lapse at the turn's end are better spent on a readied attack.
+    let command = match command {
+        Command::EndTurn if own_turn => ready::instead_of_ending(battle, creature).unwrap_or(command),
+        other => other,
     };
     match battle.check(creature, &command) {
         Ok(()) => Decision { command, explanation, fallback: None },

@@ -460,6 +460,8 @@ impl Battle {
         if matches!(self.phase, Phase::Turn(_)) && !self.creatures[owner as usize].can_act() {
             self.end_turn();
         }
+        // TIME-E10: the next readied attack the move set off, if any.
+        self.fire_next_ready();
     }
 
     /// CRE-5: `damage` dice split among the attributes an attack may hurt, in the creature's
@@ -501,6 +503,8 @@ impl Battle {
                 self.log_about(Event::Unconscious { creature: id }, &[id]);
                 let f = &mut self.creatures[id as usize];
                 f.posture = Posture::Lying;
+                // TIME-E10: a readied attack does not survive being knocked out.
+                f.readied = None;
                 if f.long_term.take().is_some() {
                     self.log_about(
                         Event::LongTermAborted { creature: id, reason: "fell unconscious (TIME-E5)".into() },

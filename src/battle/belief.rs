@@ -5,7 +5,8 @@
 //! only what the side knows: creatures of other sides it does not perceive now are out of the
 //! copy (their remembered sightings stay, to hunt by), the log holds only the entries the side
 //! saw, no other side's memory of sightings is kept, and the dice come from a fresh generator
-//! seeded by the caller (the true generator's state would tell the future rolls).
+//! seeded by the caller (the true generator's state would tell the future rolls). Other sides'
+//! readied attacks (TIME-E10, told to their own side only) are not in the copy either.
 
 use super::state::*;
 use rand::SeedableRng;
@@ -21,6 +22,10 @@ impl Battle {
             let unknown = b.creatures[t].side != side && !self.side_perceives(side, t as super::CreatureId);
             if unknown && !matches!(b.creatures[t].presence, Presence::Dead) {
                 b.creatures[t].presence = Presence::Fled;
+            }
+            // TIME-E10: another side's readied attacks are told to it alone.
+            if b.creatures[t].side != side {
+                b.creatures[t].readied = None;
             }
         }
         for t in 0..n {

@@ -52,6 +52,27 @@ pub(super) enum Plan {
         door: usize,
         open: bool,
     },
+    /// TIME-18 (battle/items.rs): the ground item with this index.
+    PickUp {
+        index: usize,
+        cost: i32,
+    },
+    DropItem {
+        item: String,
+        cost: i32,
+    },
+    GiveItem {
+        item: String,
+        to: CreatureId,
+        cost: i32,
+    },
+    UseItem {
+        item: String,
+        on: CreatureId,
+        cost: i32,
+    },
+    /// TIME-E10 (battle/ready.rs).
+    Ready(super::ready::Readied),
     Hide(i64),
     Flee,
     Abort,
@@ -100,7 +121,8 @@ impl Battle {
         let wild = match command {
             Command::Move { path, .. } => path.iter().any(far),
             Command::QuickStep { to, .. } => far(to),
-            Command::Search { at } | Command::Door { at, .. } => far(at),
+            Command::Search { at } | Command::Door { at, .. } | Command::PickUp { at, .. } => far(at),
+            Command::Ready { trigger: ReadyTrigger::EntersArea { from, to }, .. } => far(from) || far(to),
             Command::Attack { target: Target::Square(p), .. } => far(p),
             _ => false,
         };
@@ -247,6 +269,9 @@ impl Battle {
                 if me.spent_this_turn > 0 || me.ap < me.max_ap {
                     return reject("TIME-D4", "delay before spending any AP this turn");
                 }
+                if me.readied.is_some() {
+                    return reject("TIME-D4", "a creature that has readied an attack has acted: no delay");
+                }
                 if me.delayed_round == Some(self.round) {
                     return reject("TIME-D4", "a creature may delay once a round");
                 }
@@ -263,6 +288,11 @@ impl Battle {
                 Ok(Plan::Delay(*after))
             }
             Command::Door { at, open } => self.plan_door(id, *at, *open),
+            Command::PickUp { at, item } => self.plan_pick_up(id, *at, item),
+            Command::DropItem { item } => self.plan_drop(id, item),
+            Command::GiveItem { item, to } => self.plan_give(id, item, *to),
+            Command::UseItem { item, on } => self.plan_use(id, item, *on),
+            Command::Ready { weapon, trigger } => self.plan_ready(id, weapon, trigger),
             Command::EndTurn => Ok(Plan::EndTurn),
         }
     }

@@ -36,6 +36,10 @@ impl Battle {
             Ok(plan) => {
                 let side = self.sides[self.creatures[creature as usize].side].name.clone();
                 self.log_to(Event::CommandAccepted { creature, command }, vec![side]);
+                // TIME-E10: readied attacks answer the command that set them off, no later one.
+                if matches!(self.phase, Phase::Turn(_)) {
+                    self.ready_queue.clear();
+                }
                 self.execute(creature, plan);
                 // Whatever the command changed, every side has been told what it now perceives.
                 self.sync_perception();
@@ -77,6 +81,11 @@ impl Battle {
             Plan::Search(at) => self.do_search(id, at),
             Plan::AttackObject { object, weapon, dice, cost } => self.attack_object(id, object, &weapon, dice, cost),
             Plan::Door { door, open } => self.operate_door(id, door, open),
+            Plan::PickUp { index, cost } => self.pick_up(id, index, cost),
+            Plan::DropItem { item, cost } => self.drop_item(id, &item, cost),
+            Plan::GiveItem { item, to, cost } => self.give_item(id, &item, to, cost),
+            Plan::UseItem { item, on, cost } => self.use_item(id, &item, on, cost),
+            Plan::Ready(readied) => self.ready(id, readied),
             Plan::Hide(difficulty) => {
                 self.spend(id, HIDE_AP);
                 // Only its own side learns it hid, or that it failed: the point of hiding (DICE-E1).
@@ -222,6 +231,8 @@ impl Battle {
 
     fn do_move(&mut self, id: CreatureId, path: Vec<Pos>, cost: u32, sprint: bool, face: Option<Facing>) {
         self.spend(id, MOVE_AP);
+        // TIME-E10: who saw the mover before it moved (for "comes into view").
+        let seen_before: Vec<bool> = (0..self.creatures.len() as CreatureId).map(|r| self.perceives(r, id)).collect();
         let Walk { path, cost, stopped } = self.walkable_part(id, path, cost, sprint);
         {
             let f = &mut self.creatures[id as usize];
@@ -262,6 +273,10 @@ impl Battle {
         // Knocked out on its own move (a hazard, a sprint's last die): its turn is over.
         if !self.creatures[id as usize].can_act() && self.phase == Phase::Turn(id) {
             self.end_turn();
+            return;
+        }
+        if self.phase == Phase::Turn(id) {
+            self.queue_ready(id, &path, &seen_before);
         }
     }
 

@@ -1,7 +1,7 @@
 //! Events as sentences, for the battle report and the client's log.
 
 use super::state::Battle;
-use super::types::{Command, Event, Outcome, Target, WindowKind};
+use super::types::{Command, Event, Outcome, ReadyTrigger, Target, WindowKind};
 use crate::files::escape_controls;
 use crate::rules::forced::{ForcedKind, ForcedStop};
 
@@ -139,6 +139,48 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         Event::DoorOperated { creature, at, open } => {
             format!("  {} {} the door at {at}", name(b, *creature), if *open { "opens" } else { "closes" })
         }
+        Event::Readied { creature, weapon, trigger } => {
+            let when = match trigger {
+                ReadyTrigger::InReach => "the first hostile that ends a move in reach".to_string(),
+                ReadyTrigger::EntersArea { from, to } => format!("the first hostile to enter {from}–{to}"),
+                ReadyTrigger::ComesIntoView { creature: c } => format!("{} when it comes into view", name(b, *c)),
+            };
+            format!("  {} readies {weapon} for {when}", name(b, *creature))
+        }
+        Event::ReadyFired { creature, at } => {
+            format!("  {} fires its readied attack at {}", name(b, *creature), name(b, *at))
+        }
+        Event::ReadyLapsed { creature } => format!("  {}'s readied attack lapses", name(b, *creature)),
+        Event::ItemPickedUp { creature, item, at } => {
+            format!("  {} picks up the {} at {at}", name(b, *creature), item_name(b, item))
+        }
+        Event::PickUpFailed { creature, item, at } => {
+            format!(
+                "  {} cannot pick up the {} at {at}: something is in the way",
+                name(b, *creature),
+                item_name(b, item)
+            )
+        }
+        Event::ItemDropped { creature, item, at } => {
+            format!("  {} drops the {} at {at}", name(b, *creature), item_name(b, item))
+        }
+        Event::ItemGiven { from, to, item } => {
+            format!("  {} hands the {} to {}", name(b, *from), item_name(b, item), name(b, *to))
+        }
+        Event::ItemUsed { creature, item, on } if creature == on => {
+            format!("  {} uses the {}", name(b, *creature), item_name(b, item))
+        }
+        Event::ItemUsed { creature, item, on } => {
+            format!("  {} uses the {} on {}", name(b, *creature), item_name(b, item), name(b, *on))
+        }
+        Event::DiceRecovered { creature, attribute, dice } => {
+            format!("    {} recovers {dice} {} dice", name(b, *creature), attribute.name())
+        }
+        Event::Woke { creature } => format!("    {} wakes up", name(b, *creature)),
+        Event::Reloaded { creature, weapon, left } => {
+            let w = b.fighter(*creature).weapon(weapon).map_or(weapon.as_str(), |w| w.weapon.name.as_str());
+            format!("    {}'s {w} is loaded: {left} shots", name(b, *creature))
+        }
         Event::HazardStruck { creature, kind, at } => {
             format!("    {} is caught by the {kind} at {at}", name(b, *creature))
         }
@@ -207,4 +249,9 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         },
         _ => return None,
     })
+}
+
+/// An item's name from the battle's compendium (its key if unknown).
+fn item_name<'a>(b: &'a Battle, key: &'a str) -> &'a str {
+    b.item_def(key).map_or(key, |d| d.name.as_str())
 }

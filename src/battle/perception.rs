@@ -257,4 +257,11 @@ impl Battle {
         let w = self.witnesses(subjects);
         self.log_to(event, w);
     }
+
+    /// Log an event that names all of `subjects` to the sides that know every one of them
+    /// (`log_about` tells a side that knows any one).
+    pub(super) fn log_among(&mut self, event: Event, subjects: &[CreatureId]) {
+        let whole = event.clone();
+        self.log_views(whole, |b, s| subjects.iter().all(|&c| b.knows(s, c)).then(|| event.clone()));
+    }
 }

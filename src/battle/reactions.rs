@@ -250,7 +250,8 @@ impl Battle {
                 let key = attack.flow.weapon.key.clone();
                 let a = &mut self.creatures[attacker as usize];
                 a.ap += refund;
-                a.spent_this_turn -= refund;
+                // A readied attack (TIME-E10) was paid outside the turn's count.
+                a.spent_this_turn = (a.spent_this_turn - refund).max(0);
                 if let Some(w) = a.weapons.iter_mut().find(|w| w.key == key)
                     && let Some(n) = &mut w.ammo
                 {
@@ -260,6 +261,8 @@ impl Battle {
                     Event::AttackCancelled { attacker, refunded_ap: refund, reason: why.reason },
                     &[attacker],
                 );
+                // TIME-E10: the next readied attack the same move set off, if any.
+                self.fire_next_ready();
             }
             Ok(modifier) => {
                 let mut attack = attack;

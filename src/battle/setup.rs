@@ -130,6 +130,8 @@ impl Battle {
                 surprised: false,
                 fell: false,
                 adapted: t.adapted.clone(),
+                items: t.items.iter().chain(&c.items).cloned().collect(),
+                readied: None,
             });
         }
         let n = creatures.len();
@@ -155,6 +157,13 @@ impl Battle {
             announced: vec![false; n * l.sides.len()],
             ai_profiles: Arc::new(compendium.ai_profiles.clone()),
             objects: l.objects.iter().map(super::objects::ObjectState::new).collect(),
+            item_defs: Arc::new(compendium.items.clone()),
+            ground_items: l
+                .items
+                .iter()
+                .map(|i| super::items::GroundItem { at: Pos::new(i.at.0, i.at.1), item: i.item.clone() })
+                .collect(),
+            ready_queue: Vec::new(),
         };
         battle.start(l.encounter_opening);
         Ok(battle)

@@ -93,6 +93,10 @@ pub struct Fighter {
     pub fell: bool,
     /// FLOW-10: the hazards it is adapted to (its template's).
     pub adapted: Vec<String>,
+    /// TIME-18: the items it carries (compendium keys, in the order it got them).
+    pub items: Vec<String>,
+    /// TIME-E10: its readied attack, until it fires or its next turn starts.
+    pub readied: Option<super::ready::Readied>,
 }
 
 impl Fighter {
@@ -208,6 +212,13 @@ pub struct Battle {
     pub(super) ai_profiles: Arc<BTreeMap<String, AiProfile>>,
     /// ATK-16: the level's objects as they stand now.
     pub(super) objects: Vec<super::objects::ObjectState>,
+    /// TIME-18: the items of the compendium the battle was set up from.
+    pub(super) item_defs: Arc<BTreeMap<String, crate::rules::items::ItemDef>>,
+    /// TIME-18: the items lying on the map, in the order they came to lie there.
+    pub(super) ground_items: Vec<super::items::GroundItem>,
+    /// TIME-E10: readied creatures whose trigger a move just met, with the mover, waiting to
+    /// fire one after another.
+    pub(super) ready_queue: Vec<(CreatureId, CreatureId)>,
 }
 
 impl Battle {

@@ -180,6 +180,8 @@ impl Battle {
             f.spent_this_turn = 0;
         }
         self.recover_from_fall(id);
+        self.lapse_ready(id);
+        self.ready_queue.clear();
         self.phase = Phase::Turn(id);
         let ap = self.creatures[id as usize].ap;
         self.log_about(Event::TurnStarted { creature: id, ap }, &[id]);

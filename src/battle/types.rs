@@ -12,86 +12,7 @@ use serde::{Deserialize, Serialize};
 /// A creature's index in the level's creature list.
 pub type CreatureId = u32;
 
-/// What an attack is aimed at.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum Target {
-    Creature(CreatureId),
-    /// A square, for circles and rings centred within range.
-    Square(Pos),
-    /// A direction, for cones and rays from the attacker.
-    Toward(Facing),
-}
-
-/// Everything a player, the AI or a script can ask a creature to do.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub enum Command {
-    /// MOVE-1: one move along `path` (start square first); `face` re-faces after it (FACE-2).
-    Move {
-        path: Vec<Pos>,
-        #[serde(default)]
-        sprint: bool,
-        #[serde(default)]
-        face: Option<Facing>,
-    },
-    /// FACE-2: 0 AP in one's own turn.
-    Face {
-        facing: Facing,
-    },
-    /// POST-2 / POST-E2.
-    ChangePosture {
-        posture: Posture,
-    },
-    /// ATK-E7; `additives` name additive abilities declared with it (TIME-16, TIME-E7).
-    Attack {
-        weapon: String,
-        target: Target,
-        #[serde(default)]
-        additives: Vec<String>,
-    },
-    /// ATK-11: the answer to a defense window; None = take it.
-    Defend {
-        defense: Option<Defense>,
-    },
-    /// TIME-14: the answer to a "before the attack" window with Quick Step.
-    QuickStep {
-        to: Pos,
-        #[serde(default)]
-        face: Option<Facing>,
-    },
-    /// TIME-13: the answer to a declaration window with a counter-attack ability: strike the
-    /// attacker back with this melee weapon, simultaneously.
-    CounterAttack {
-        weapon: String,
-    },
-    /// Decline a reaction window.
-    Pass,
-    /// PERC-7: search the 3×3 squares centred on `at` (3 AP).
-    Search {
-        at: Pos,
-    },
-    /// PERC-E4: 1 AP, only while no hostile perceives the creature.
-    Hide,
-    /// FLOW-5.
-    Flee,
-    /// TIME-11: give up a long-term action; what was invested is lost.
-    AbortLongTerm,
-    /// CRE-5: how this creature splits multi-attribute damage from now on (first listed first).
-    SetAllocation {
-        order: Vec<Attribute>,
-    },
-    /// Move one's slot to just after `after` (once a round, before spending AP).
-    Delay {
-        after: CreatureId,
-    },
-    /// Open (`open: true`) or close the door at `at`, standing next to it (1 AP, ATK-16).
-    Door {
-        at: Pos,
-        open: bool,
-    },
-    EndTurn,
-}
+pub use super::command::{Command, ReadyTrigger, Target};
 
 /// Which kind of reaction a window asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -360,6 +281,66 @@ pub enum Event {
         at: Pos,
         open: bool,
     },
+    /// TIME-E10: readied (told to its own side only).
+    Readied {
+        creature: CreatureId,
+        weapon: String,
+        trigger: ReadyTrigger,
+    },
+    /// TIME-E10: the trigger was met: the readied attack at `at` follows.
+    ReadyFired {
+        creature: CreatureId,
+        at: CreatureId,
+    },
+    /// TIME-E10: its next turn began with the readiness unused (own side only).
+    ReadyLapsed {
+        creature: CreatureId,
+    },
+    /// TIME-18: an item taken up from `at`.
+    ItemPickedUp {
+        creature: CreatureId,
+        item: String,
+        at: Pos,
+    },
+    /// TIME-18: a hindrance its side did not know of (someone on the square) made the pick-up
+    /// fail; the AP is spent. Told to its own side only.
+    PickUpFailed {
+        creature: CreatureId,
+        item: String,
+        at: Pos,
+    },
+    ItemDropped {
+        creature: CreatureId,
+        item: String,
+        at: Pos,
+    },
+    /// TIME-E8: handed over, the receiver paying its share as a reaction.
+    ItemGiven {
+        from: CreatureId,
+        to: CreatureId,
+        item: String,
+    },
+    ItemUsed {
+        creature: CreatureId,
+        item: String,
+        on: CreatureId,
+    },
+    /// CRE-4: dice recovered by an item (never above the maximum).
+    DiceRecovered {
+        creature: CreatureId,
+        attribute: crate::rules::creature::Attribute,
+        dice: i32,
+    },
+    /// FLOW-8: every attribute has a die again: it wakes (still lying down).
+    Woke {
+        creature: CreatureId,
+    },
+    /// ATK-6: spare ammunition loaded; `left` shots now.
+    Reloaded {
+        creature: CreatureId,
+        weapon: String,
+        left: u32,
+    },
     /// MOVE-E6: the turn after a fall starts `ap_lost` AP short.
     FallRecovery {
         creature: CreatureId,
@@ -431,6 +412,8 @@ impl Event {
                 match command {
                     Command::Attack { target: Target::Creature(t), .. } => v.push(*t),
                     Command::Delay { after } => v.push(*after),
+                    Command::GiveItem { to, .. } | Command::UseItem { on: Some(to), .. } => v.push(*to),
+                    Command::Ready { trigger: ReadyTrigger::ComesIntoView { creature: c }, .. } => v.push(*c),
                     _ => {}
                 }
                 v
@@ -452,6 +435,10 @@ impl Event {
             ObjectAttacked { attacker, .. } => vec![*attacker],
             ObjectDamaged { .. } | ObjectBroken { .. } => Vec::new(),
             Fell { creature, onto, .. } => std::iter::once(*creature).chain(*onto).collect(),
+            ItemGiven { from, to, .. } => vec![*from, *to],
+            ReadyFired { creature, at } => vec![*creature, *at],
+            Readied { creature, trigger: ReadyTrigger::ComesIntoView { creature: c }, .. } => vec![*creature, *c],
+            ItemUsed { creature, on, .. } => vec![*creature, *on],
             TurnStarted { creature, .. }
             | Moved { creature, .. }
             | Faced { creature, .. }
@@ -479,6 +466,14 @@ impl Event {
             | HazardStruck { creature, .. }
             | DoorOperated { creature, .. }
             | DoorBlocked { creature, .. }
+            | Readied { creature, .. }
+            | ReadyLapsed { creature }
+            | ItemPickedUp { creature, .. }
+            | PickUpFailed { creature, .. }
+            | ItemDropped { creature, .. }
+            | DiceRecovered { creature, .. }
+            | Woke { creature }
+            | Reloaded { creature, .. }
             | TurnEnded { creature } => vec![*creature],
         }
     }

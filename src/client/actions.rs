@@ -100,6 +100,17 @@ fn build_bar(
                 let label = format!("{name} ({}){}", keys.of(PlayerAction::Additive), if on { ": on" } else { "" });
                 items.push((label, PlayerAction::Additive, on));
             }
+            // TIME-18: the item command each key would give now, named (none: no button).
+            for key in [PlayerAction::UseItem, PlayerAction::PickUp, PlayerAction::GiveItem, PlayerAction::DropItem] {
+                if let Some((_, label)) = super::items::command_for(key, b, me, None) {
+                    items.push((format!("{label} ({})", keys.of(key)), key, false));
+                }
+            }
+            if f.readied.is_none()
+                && let Some((_, label)) = super::items::ready_command(b, me, choice.weapon.as_deref())
+            {
+                items.push((format!("{label} ({})", keys.of(PlayerAction::Ready)), PlayerAction::Ready, false));
+            }
             items.push((format!("Hide ({})", keys.of(PlayerAction::Hide)), PlayerAction::Hide, false));
             items.push((format!("Flee ({})", keys.of(PlayerAction::Flee)), PlayerAction::Flee, false));
         }

@@ -263,6 +263,23 @@ fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choi
             .collect();
         let _ = writeln!(out, "  abilities: {}", names.join(", "));
     }
+    if !f.items.is_empty() {
+        let names: Vec<&str> = f.items.iter().map(|k| b.item_def(k).map_or(k.as_str(), |d| d.name.as_str())).collect();
+        let _ = writeln!(out, "  carries: {}", names.join(", "));
+    }
+    if let Some(r) = &f.readied {
+        let name = f.weapon(&r.weapon).map_or(r.weapon.as_str(), |w| w.weapon.name.as_str());
+        let _ = writeln!(
+            out,
+            "  readied: {name} (TIME-E10: fires at {})",
+            match &r.trigger {
+                crate::battle::ReadyTrigger::InReach => "the first foe that ends a move in reach".to_string(),
+                crate::battle::ReadyTrigger::EntersArea { from, to } => format!("the first foe to enter {from}–{to}"),
+                crate::battle::ReadyTrigger::ComesIntoView { creature } =>
+                    format!("{} coming into view", b.fighter(*creature).name),
+            }
+        );
+    }
     if f.attrs.is_unconscious() {
         let _ = writeln!(out, "  UNCONSCIOUS");
     }
@@ -283,6 +300,18 @@ fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choi
 fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &Intent) {
     let t = b.map().terrain(at);
     let _ = writeln!(out, "Square {at}: {}", t.name);
+    // TIME-18: what lies there, if the viewer's side sees the square.
+    let shown = b.ground_items().iter().any(|g| g.at == at)
+        && super::items::shown_squares(b, viewer).is_none_or(|s| s.get(b.map().index(at)).copied().unwrap_or(false));
+    let lying: Vec<&str> = b
+        .ground_items()
+        .iter()
+        .filter(|g| shown && g.at == at)
+        .map(|g| b.item_def(&g.item).map_or(g.item.as_str(), |d| d.name.as_str()))
+        .collect();
+    if !lying.is_empty() {
+        let _ = writeln!(out, "  lying here: {}", lying.join(", "));
+    }
     // ATK-16, ATK-E6: what it would take to break the object there.
     if let Some(o) = b.object_at(at).map(|i| &b.objects()[i]) {
         use crate::rules::creature::DamageType;
@@ -378,6 +407,7 @@ const SHORT_KEYS: &str = "{Confirm}: move / attack   {Weapon1}-{Weapon6}: weapon
 const KEYS: &str = "{Confirm}: move / attack   {Weapon1}-{Weapon6}: weapon   {Cancel}: lower it\n\
 {TurnLeft}/{TurnRight}: turn   {Stand}/{Crouch}/{Prone}: stand/crouch/prone   {Sprint}: sprint\n\
 {Hide}: hide   {Search}: search   {Door}: open/close door   {Flee}: flee   {EndTurn}: end turn\n\
+Items: {UseItem} use   {PickUp} pick up   {GiveItem} give   {DropItem} drop   {Ready}: ready\n\
 Arrows: cursor   Tab: next enemy   {ConfirmKey}: confirm\n\
 Defense: {Block}/{Dodge}/{Resist} block/dodge/resist, {NoReaction} none   {Counter}: counter\n\
 {PanUp}{PanLeft}{PanDown}{PanRight}: pan   Wheel: zoom   V: whole map   L: follow\n\

@@ -37,6 +37,17 @@ pub enum PlayerAction {
     Search,
     /// Open or close the door under the pointer (ATK-16).
     Door,
+    /// TIME-18: use an item (on the friend under the pointer, else on oneself; `items.rs`).
+    UseItem,
+    /// TIME-18: pick up the item under the pointer, else one within reach.
+    PickUp,
+    /// TIME-18, TIME-E8: hand an item to the friend under the pointer, else one next to it.
+    GiveItem,
+    /// TIME-17: drop the last item taken.
+    DropItem,
+    /// TIME-E10: ready the weapon in hand (else the best one) for the first hostile that ends
+    /// a move in reach.
+    Ready,
     Flee,
     Block,
     Dodge,
@@ -93,6 +104,11 @@ impl PlayerAction {
             (Hide, KeyCode::KeyH),
             (Search, KeyCode::KeyF),
             (Door, KeyCode::KeyO),
+            (UseItem, KeyCode::KeyU),
+            (PickUp, KeyCode::KeyY),
+            (GiveItem, KeyCode::KeyM),
+            (DropItem, KeyCode::Delete),
+            (Ready, KeyCode::Period),
             (Flee, KeyCode::KeyG),
             (Block, KeyCode::KeyB),
             (Dodge, KeyCode::KeyD),
@@ -430,6 +446,22 @@ fn act(
             } else if pressed(PlayerAction::Door) {
                 let door = hover.square.and_then(|at| battle.battle.object_at(at).map(|i| (at, i)));
                 door.map(|(at, i)| Command::Door { at, open: !battle.battle.objects()[i].open })
+            } else if pressed(PlayerAction::Ready) {
+                let c = super::items::ready_command(b, me, choice.weapon.as_deref());
+                if c.is_none() {
+                    notice.0 = format!("{} has no single-target weapon with its AP + 1 to spare", f.name);
+                }
+                c.map(|(c, _)| c)
+            } else if let Some(k) =
+                [PlayerAction::UseItem, PlayerAction::PickUp, PlayerAction::GiveItem, PlayerAction::DropItem]
+                    .into_iter()
+                    .find(|&k| pressed(k))
+            {
+                let c = super::items::command_for(k, b, me, hover.square);
+                if c.is_none() {
+                    notice.0 = format!("{}: nothing of the kind can be done now", f.name);
+                }
+                c.map(|(c, _)| c)
             } else {
                 None
             }

@@ -60,6 +60,18 @@ pub fn rule_for(e: &Event) -> &'static str {
         Event::ObjectBroken { .. } => "ATK-E6: at its durability an object breaks; its square becomes rubble",
         Event::DoorBlocked { .. } => "SPACE-E5: a door does not close on someone in the doorway",
         Event::DoorOperated { .. } => "ATK-16: a door opens or closes for 1 AP (engine decision)",
+        Event::Readied { .. } | Event::ReadyFired { .. } | Event::ReadyLapsed { .. } => {
+            "TIME-E10: a readied attack fires as a reaction for its AP + 1, until one's next turn"
+        }
+        Event::ItemPickedUp { .. } | Event::PickUpFailed { .. } => {
+            "TIME-18: pick up from one's own or a next square, TIME-17: 1/2/3 AP by weight"
+        }
+        Event::ItemDropped { .. } => "TIME-17: dropping an item costs 1 AP",
+        Event::ItemGiven { .. } => "TIME-18, TIME-E8: both pay; the receiver as a reaction",
+        Event::ItemUsed { .. } | Event::Reloaded { .. } => "TIME-18: an item is used per its text",
+        Event::DiceRecovered { .. } | Event::Woke { .. } => {
+            "CRE-4, FLOW-8: dice recovered up to the maximum; awake once every pool has a die"
+        }
         Event::HazardStruck { .. } => "FLOW-10: dangerous terrain attacks or drains whoever stops in it",
         Event::FallRecovery { .. } => "MOVE-E6: a creature that fell starts its next turn 1 AP short",
         Event::Faced { .. } => "FACE-2: facing changes for free in one's own turn",

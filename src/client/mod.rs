@@ -19,6 +19,7 @@ mod frame_cost;
 mod gauges;
 mod hud;
 mod input;
+pub(crate) mod items;
 mod labels;
 mod log;
 mod map_view;
@@ -101,7 +102,7 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Notice>()
         .insert_resource(Viewer { side: 0, plays: false, omniscient: false })
         .add_plugins(screens::plugin)
-        .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin))
+        .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin, items::plugin))
         .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin))
         .add_plugins((
             stage::plugin,

@@ -285,3 +285,39 @@ fn an_additive_is_declared_with_the_attack() {
     let ap = app.world().resource::<ActiveBattle>().battle.fighter(0).ap;
     assert_eq!(ap, 1, "the sword's 1 AP and the additive's 1");
 }
+
+// RULES: TIME-18 — the item keys: Y picks up the draught under the pointer, U drinks it
+// (the knight is hurt), Delete drops nothing when nothing is carried; each as one command.
+#[test]
+fn item_keys_pick_up_and_use() {
+    let level = FIELD.replace("creatures: [", r#"items: [(at: (2, 2), item: "healing_draught")], creatures: ["#);
+    let mut app = app(&level, 1);
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((0, None)));
+    battle(&mut app).adjust_for_scenario(0, |f| {
+        let _ = f.attrs.remove_dice(crate::rules::creature::Attribute::Might, 3);
+    });
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(Pos::new(2, 2)), pinned: true, keyboard: false };
+    let from = log_len(&app);
+    key(&mut app, KeyCode::KeyY);
+    key(&mut app, KeyCode::KeyU);
+    let item = "healing_draught".to_string();
+    assert_eq!(
+        accepted(&app, from),
+        vec![(0, Command::PickUp { at: Pos::new(2, 2), item: item.clone() }), (0, Command::UseItem { item, on: None }),]
+    );
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Delete);
+    assert!(accepted(&app, from).is_empty(), "nothing left to drop");
+    assert!(app.world().resource::<Notice>().0.contains("nothing of the kind"));
+}
+
+// RULES: TIME-E10 — "." readies the weapon in hand for the first foe in reach.
+#[test]
+fn the_ready_key_readies_the_weapon_in_hand() {
+    let mut app = app(FIELD, 1);
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Digit1);
+    key(&mut app, KeyCode::Period);
+    let want = Command::Ready { weapon: "sword".into(), trigger: crate::battle::ReadyTrigger::InReach };
+    assert_eq!(accepted(&app, from), vec![(0, want)]);
+}

@@ -167,6 +167,9 @@ pub struct CreatureTemplate {
     /// FLOW-10: the kinds of hazard it is adapted to and so ignores ("fire", "deep water").
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub adapted: Vec<String>,
+    /// TIME-18: the items it carries (the compendium's `items` keys; a key may repeat).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<String>,
 }
 
 fn default_speed() -> i32 {
@@ -240,6 +243,8 @@ pub struct Compendium {
     pub abilities: BTreeMap<String, Ability>,
     pub creatures: BTreeMap<String, CreatureTemplate>,
     pub ai_profiles: BTreeMap<String, AiProfile>,
+    /// TIME-17, TIME-18: items creatures carry and levels leave lying on the map.
+    pub items: BTreeMap<String, crate::rules::items::ItemDef>,
 }
 
 /// Read a compendium file (bounded), with syntax errors and unknown fields located.
@@ -265,6 +270,7 @@ impl Compendium {
         put(&mut self.abilities, other.abilities, "ability")?;
         put(&mut self.creatures, other.creatures, "creature")?;
         put(&mut self.ai_profiles, other.ai_profiles, "AI profile")?;
+        put(&mut self.items, other.items, "item")?;
         Ok(())
     }
 
@@ -285,6 +291,14 @@ impl Compendium {
                 if !self.abilities.contains_key(a) {
                     return Err(format!("creature '{key}' names unknown ability '{a}'"));
                 }
+            }
+            for i in &c.items {
+                if !self.items.contains_key(i) {
+                    return Err(format!("creature '{key}' names unknown item '{i}'"));
+                }
+            }
+            if c.items.len() > crate::rules::items::MAX_CARRIED {
+                return Err(format!("creature '{key}' carries more than {} items", crate::rules::items::MAX_CARRIED));
             }
             if c.speed < 0 || c.speed > 50 || c.max_ap < 1 || c.max_ap > 20 {
                 return Err(format!("creature '{key}': speed must be 0..=50 and max_ap 1..=20"));
@@ -310,6 +324,16 @@ impl Compendium {
                     "weapon '{key}': a forced move's steps must be 1..={}",
                     crate::rules::forced::MAX_FORCED_STEPS
                 ));
+            }
+        }
+        for (key, item) in &self.items {
+            if let Some(problem) = item.problem() {
+                return Err(format!("item '{key}': {problem}"));
+            }
+            if let Some(crate::rules::items::ItemUse::Reload { weapon, .. }) = &item.on_use
+                && self.weapons.get(weapon).is_none_or(|w| w.ammo.is_none())
+            {
+                return Err(format!("item '{key}' reloads '{weapon}', which is no weapon with ammunition"));
             }
         }
         for (key, p) in &self.ai_profiles {

@@ -29,6 +29,8 @@ pub enum Edit {
     PlaceCreature(CreatureDef),
     /// ATK-16: place this object on its square, or take away the one already there.
     ToggleObject(crate::rules::objects::ObjectDef),
+    /// TIME-18: leave this item on its square, or pick the same one up again.
+    ToggleItem(super::ItemOnMap),
     /// Replace creature `index` with this definition (a form's changes).
     SetCreature {
         index: usize,
@@ -371,6 +373,20 @@ impl EditorDoc {
                         l.objects.remove(i);
                     }
                     None => l.objects.push(o),
+                }
+            }
+            Edit::ToggleItem(item) => {
+                if !on_map(Pos::new(item.at.0, item.at.1)) {
+                    return Err(format!("({}, {}) is off the map", item.at.0, item.at.1));
+                }
+                match l.items.iter().position(|x| *x == item) {
+                    Some(i) => {
+                        l.items.remove(i);
+                    }
+                    None if l.items.len() >= super::MAX_ITEMS_ON_MAP => {
+                        return Err(format!("a level may leave at most {} items on its map", super::MAX_ITEMS_ON_MAP));
+                    }
+                    None => l.items.push(item),
                 }
             }
             Edit::Replace(level) => *l = *level,

@@ -103,6 +103,9 @@ pub struct CreatureDef {
     /// E.g. `hold: Some((from: (3, 4), to: (5, 8)))`; one square pins it in place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hold: Option<HoldArea>,
+    /// TIME-18: items it carries besides its template's (compendium `items` keys).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<String>,
 }
 
 impl CreatureDef {
@@ -121,6 +124,7 @@ impl CreatureDef {
             controller: None,
             hidden: false,
             hold: None,
+            items: Vec::new(),
         }
     }
 }
@@ -190,7 +194,21 @@ pub struct Level {
     /// ATK-16, ATK-E6: doors, crates and barricades that can be broken (doors opened).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objects: Vec<crate::rules::objects::ObjectDef>,
+    /// TIME-18: items lying on the map at the start, e.g. `(at: (4, 2), item: "healing_draught")`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub items: Vec<ItemOnMap>,
 }
+
+/// An item lying on a square.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ItemOnMap {
+    pub at: (i32, i32),
+    pub item: String,
+}
+
+/// Most items a level may leave on its map.
+pub const MAX_ITEMS_ON_MAP: usize = 1000;
 
 fn default_victory() -> Vec<Victory> {
     vec![Victory::DefeatAllHostiles]
@@ -386,6 +404,7 @@ pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<
     let map = objects::place(&level, build_map(&level, &loc)?, &loc)?;
     validate::sides_and_victory(&level, &map, compendium, &loc)?;
     validate::creatures(&level, &map, compendium, &loc)?;
+    validate::items(&level, &map, compendium, &loc)?;
     Ok(LoadedLevel { level, map, file: file.to_string() })
 }
 

@@ -250,6 +250,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
         max_rounds,
         encounter_opening,
         objects: Vec::new(),
+        items: Vec::new(),
     };
     // The same checks as any level file.
     let doc = super::editing::EditorDoc::new(level, None);

@@ -167,6 +167,17 @@ pub(super) fn creatures(
                 return Err(here(n, format!("creature \"{}\": {n} must be 1..=30", c.name)));
             }
         }
+        for item in &c.items {
+            if !compendium.items.contains_key(item) {
+                return Err(here("items", format!("creature \"{}\": unknown item \"{item}\"", c.name)));
+            }
+        }
+        if c.items.len() + template.items.len() > crate::rules::items::MAX_CARRIED {
+            return Err(here(
+                "items",
+                format!("creature \"{}\" carries more than {} items", c.name, crate::rules::items::MAX_CARRIED),
+            ));
+        }
         if c.overrides.speed.is_some_and(|s| !(0..=50).contains(&s)) {
             return Err(here("speed", format!("creature \"{}\": speed must be 0..=50", c.name)));
         }
@@ -257,6 +268,40 @@ pub(super) fn creatures(
                 loc.source.find(&format!("\"{}\"", side.name)),
                 format!("side \"{}\" has no creatures: nobody could play it", side.name),
             ));
+        }
+    }
+    Ok(())
+}
+
+/// TIME-18: the items lying on the map are known, on the map and on ground a hand can reach
+/// (not inside a wall, not down a pit's unseen bottom: open ground only).
+pub(super) fn items(level: &Level, map: &GridMap, compendium: &Compendium, loc: &Locator) -> Result<(), LevelError> {
+    if level.items.is_empty() {
+        return Ok(());
+    }
+    let section = loc.source.find("items:");
+    if level.items.len() > super::MAX_ITEMS_ON_MAP {
+        let message =
+            format!("{} items; a level may leave at most {} on its map", level.items.len(), super::MAX_ITEMS_ON_MAP);
+        return Err(loc.err_at(section, message));
+    }
+    // Where the i-th entry starts (its `item:`), looked up only for an error.
+    let here =
+        |i: usize| section.and_then(|from| loc.source[from..].match_indices("item:").nth(i).map(|(o, _)| from + o));
+    for (i, it) in level.items.iter().enumerate() {
+        let at = Pos::new(it.at.0, it.at.1);
+        let what = format!("item {} (\"{}\" at {},{})", i + 1, it.item, it.at.0, it.at.1);
+        if !compendium.items.contains_key(&it.item) {
+            let known: Vec<&String> = compendium.items.keys().collect();
+            return Err(loc.err_at(here(i), format!("{what}: unknown item; the compendium has {known:?}")));
+        }
+        if !map.in_bounds(at) {
+            return Err(loc.err_at(here(i), format!("{what} is off the {}×{} map", map.width(), map.height())));
+        }
+        if map.blocks_movement(at) {
+            return Err(
+                loc.err_at(here(i), format!("{what} lies on \"{}\", which blocks movement", map.terrain(at).name))
+            );
         }
     }
     Ok(())

@@ -16,6 +16,7 @@ pub mod forced;
 pub mod grid;
 pub mod hazard;
 pub mod initiative;
+pub mod items;
 pub mod los;
 pub mod movement;
 pub mod objects;

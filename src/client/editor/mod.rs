@@ -8,6 +8,7 @@
 
 pub mod balance;
 mod panel;
+mod placing;
 
 use super::map_view::{draw_token, fit_camera, fitted_view, outline, spawn_picture, zoom_and_pan};
 use super::screens::Screen;
@@ -29,10 +30,13 @@ pub enum Tool {
     Select,
     /// ATK-16: place or take away a door, crate or barricade.
     Object,
+    /// TIME-18: leave an item on a square, or take it away.
+    Item,
 }
 
 impl Tool {
-    pub const ALL: [Tool; 6] = [Tool::Select, Tool::Brush, Tool::Rect, Tool::Line, Tool::Place, Tool::Object];
+    pub const ALL: [Tool; 7] =
+        [Tool::Select, Tool::Brush, Tool::Rect, Tool::Line, Tool::Place, Tool::Object, Tool::Item];
     pub fn label(self) -> &'static str {
         match self {
             Tool::Brush => "Brush (B)",
@@ -41,6 +45,7 @@ impl Tool {
             Tool::Place => "Place (P)",
             Tool::Select => "Select (S)",
             Tool::Object => "Object (O)",
+            Tool::Item => "Item (I)",
         }
     }
 }
@@ -99,6 +104,8 @@ pub struct Editor {
     pub victory_form: VictoryForm,
     /// What the Object tool places (its square comes from the click).
     pub object: crate::rules::objects::ObjectDef,
+    /// The compendium key of what the Item tool leaves.
+    pub item: String,
 }
 
 impl Editor {
@@ -133,6 +140,7 @@ impl Editor {
                 conditions: Vec::new(),
                 open: false,
             },
+            item: "healing_draught".into(),
         }
     }
 
@@ -279,6 +287,10 @@ fn pointer(
                 let object = crate::rules::objects::ObjectDef { at: (p.x, p.y), ..e.object.clone() };
                 e.edit(Edit::ToggleObject(object));
             }
+            Tool::Item => {
+                let item = crate::level::ItemOnMap { at: (p.x, p.y), item: e.item.clone() };
+                e.edit(Edit::ToggleItem(item));
+            }
             Tool::Rect | Tool::Line => {}
         }
     }
@@ -362,6 +374,7 @@ fn keys(
         (KeyCode::KeyG, Tool::Rect),
         (KeyCode::KeyN, Tool::Line),
         (KeyCode::KeyO, Tool::Object),
+        (KeyCode::KeyI, Tool::Item),
         (KeyCode::KeyP, Tool::Place),
     ] {
         if keys.just_pressed(key) {
@@ -504,6 +517,10 @@ fn draw_marks(
         } else {
             gizmos.line_2d(c - Vec2::splat(TILE * 0.4), c + Vec2::splat(TILE * 0.4), brown);
         }
+    }
+    for item in &doc.level().items {
+        let on_use = content.0.items.get(&item.item).and_then(|d| d.on_use.as_ref());
+        super::items::draw_item_mark(&mut gizmos, Pos::new(item.at.0, item.at.1), on_use);
     }
     for (i, c) in doc.level().creatures.iter().enumerate() {
         let size = draw_token(&mut gizmos, doc.level(), c, &content.0) as f32;

@@ -93,7 +93,12 @@ fn side_panel(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium) {
         egui::CollapsingHeader::new("Selected creature").default_open(true).show(ui, |ui| creature_form(ui, e, c, i));
     }
     egui::CollapsingHeader::new("Place").default_open(e.tool == Tool::Place).show(ui, |ui| place_section(ui, e, c));
-    egui::CollapsingHeader::new("Objects").default_open(e.tool == Tool::Object).show(ui, |ui| object_section(ui, e));
+    egui::CollapsingHeader::new("Objects")
+        .default_open(e.tool == Tool::Object)
+        .show(ui, |ui| super::placing::object_section(ui, e));
+    egui::CollapsingHeader::new("Items")
+        .default_open(e.tool == Tool::Item)
+        .show(ui, |ui| super::placing::item_section(ui, e, c));
     egui::CollapsingHeader::new("Sides").show(ui, |ui| sides_section(ui, e, c));
     egui::CollapsingHeader::new("Level").show(ui, |ui| level_section(ui, e));
 }
@@ -200,7 +205,7 @@ fn draft_field(
 }
 
 /// A combo box over `options` (shown by `label`); true when the choice changed.
-fn choose<T: Clone + PartialEq>(
+pub(super) fn choose<T: Clone + PartialEq>(
     ui: &mut egui::Ui,
     id: &str,
     value: &mut T,
@@ -546,52 +551,4 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     if r != e.doc.level().ruleset {
         e.edit(Edit::SetRuleset(r));
     }
-}
-
-/// ATK-16: what the Object tool places; a click on a square with an object takes it away.
-fn object_section(ui: &mut egui::Ui, e: &mut Editor) {
-    use crate::rules::objects::{Condition, Material, ObjectKind};
-    let o = &mut e.object;
-    ui.horizontal(|ui| {
-        ui.label("kind");
-        choose(ui, "okind", &mut o.kind, &[ObjectKind::Door, ObjectKind::Crate, ObjectKind::Barricade], |k| {
-            format!("{k:?}")
-        });
-    });
-    ui.horizontal(|ui| {
-        ui.label("material");
-        let all = [
-            Material::Paper,
-            Material::Leather,
-            Material::Glass,
-            Material::Wood,
-            Material::Earth,
-            Material::Rubber,
-            Material::Iron,
-            Material::Rock,
-            Material::Steel,
-        ];
-        choose(ui, "omat", &mut o.material, &all, |m| format!("{m:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("thickness (digits, SPACE-3)");
-        ui.add(egui::DragValue::new(&mut o.thickness).range(1..=crate::rules::objects::MAX_THICKNESS));
-    });
-    ui.horizontal(|ui| {
-        for c in [Condition::Worn, Condition::Reinforced, Condition::Enchanted, Condition::Fragile] {
-            let mut on = o.conditions.contains(&c);
-            if ui.checkbox(&mut on, format!("{c:?}").to_lowercase()).changed() {
-                o.conditions.retain(|x| *x != c);
-                if on {
-                    o.conditions.push(c);
-                }
-            }
-        }
-    });
-    if o.kind == ObjectKind::Door {
-        ui.checkbox(&mut o.open, "starts open");
-    } else {
-        o.open = false;
-    }
-    ui.label(format!("durability {} (ATK-16); click a square with the Object tool (O)", o.durability()));
 }

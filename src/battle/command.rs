@@ -1,0 +1,132 @@
+//! Commands into the battle: everything a player, the AI or a script can ask a creature to do.
+
+use super::types::CreatureId;
+use crate::rules::attack::Defense;
+use crate::rules::creature::Attribute;
+use crate::rules::facing::Facing;
+use crate::rules::grid::Pos;
+use crate::rules::posture::Posture;
+use serde::{Deserialize, Serialize};
+
+/// What an attack is aimed at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Target {
+    Creature(CreatureId),
+    /// A square, for circles and rings centred within range.
+    Square(Pos),
+    /// A direction, for cones and rays from the attacker.
+    Toward(Facing),
+}
+
+/// Everything a player, the AI or a script can ask a creature to do.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum Command {
+    /// MOVE-1: one move along `path` (start square first); `face` re-faces after it (FACE-2).
+    Move {
+        path: Vec<Pos>,
+        #[serde(default)]
+        sprint: bool,
+        #[serde(default)]
+        face: Option<Facing>,
+    },
+    /// FACE-2: 0 AP in one's own turn.
+    Face {
+        facing: Facing,
+    },
+    /// POST-2 / POST-E2.
+    ChangePosture {
+        posture: Posture,
+    },
+    /// ATK-E7; `additives` name additive abilities declared with it (TIME-16, TIME-E7).
+    Attack {
+        weapon: String,
+        target: Target,
+        #[serde(default)]
+        additives: Vec<String>,
+    },
+    /// ATK-11: the answer to a defense window; None = take it.
+    Defend {
+        defense: Option<Defense>,
+    },
+    /// TIME-14: the answer to a "before the attack" window with Quick Step.
+    QuickStep {
+        to: Pos,
+        #[serde(default)]
+        face: Option<Facing>,
+    },
+    /// TIME-13: the answer to a declaration window with a counter-attack ability: strike the
+    /// attacker back with this melee weapon, simultaneously.
+    CounterAttack {
+        weapon: String,
+    },
+    /// Decline a reaction window.
+    Pass,
+    /// PERC-7: search the 3×3 squares centred on `at` (3 AP).
+    Search {
+        at: Pos,
+    },
+    /// PERC-E4: 1 AP, only while no hostile perceives the creature.
+    Hide,
+    /// FLOW-5.
+    Flee,
+    /// TIME-11: give up a long-term action; what was invested is lost.
+    AbortLongTerm,
+    /// CRE-5: how this creature splits multi-attribute damage from now on (first listed first).
+    SetAllocation {
+        order: Vec<Attribute>,
+    },
+    /// Move one's slot to just after `after` (once a round, before spending AP).
+    Delay {
+        after: CreatureId,
+    },
+    /// Open (`open: true`) or close the door at `at`, standing next to it (1 AP, ATK-16).
+    Door {
+        at: Pos,
+        open: bool,
+    },
+    /// TIME-18: pick up `item` lying on one's own square or one next to it (TIME-17: 1, 2 or
+    /// 3 AP by its weight).
+    PickUp {
+        at: Pos,
+        item: String,
+    },
+    /// TIME-17 Variants: drop a carried item onto one's square (1 AP).
+    DropItem {
+        item: String,
+    },
+    /// TIME-18, TIME-E8: hand a carried item to an adjacent creature of one's side, which pays
+    /// the same cost as a reaction.
+    GiveItem {
+        item: String,
+        to: CreatureId,
+    },
+    /// Use a carried item on oneself or (`on`) an adjacent creature of one's side, unconscious
+    /// or not (FLOW-8).
+    UseItem {
+        item: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        on: Option<CreatureId>,
+    },
+    /// TIME-E10: ready `weapon` against whoever sets off `trigger` (battle/ready.rs); it fires
+    /// as a reaction before the start of the creature's next turn, for the weapon's AP + 1.
+    Ready {
+        weapon: String,
+        #[serde(default)]
+        trigger: ReadyTrigger,
+    },
+    EndTurn,
+}
+
+/// TIME-E10: what sets off a readied attack (battle/ready.rs).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ReadyTrigger {
+    /// A hostile ends a move where the readied weapon can strike it.
+    #[default]
+    InReach,
+    /// A hostile's move passes through this rectangle (corners inclusive, in any order).
+    EntersArea { from: Pos, to: Pos },
+    /// This creature comes into view by its move.
+    ComesIntoView { creature: CreatureId },
+}
