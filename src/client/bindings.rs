@@ -149,6 +149,8 @@ fn input_name(input: &dyn Buttonlike) -> String {
             "Escape" => "Esc".into(),
             "Minus" => "-".into(),
             "Equal" => "=".into(),
+            "Period" => ".".into(),
+            "Delete" => "Del".into(),
             "ArrowUp" => "Up".into(),
             "ArrowDown" => "Down".into(),
             "ArrowLeft" => "Left".into(),
