@@ -328,6 +328,21 @@ fn creature_form(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium, i: usize) {
             }
         });
         ui.end_row();
+        // TIME-18: what it carries besides its template's, as a count per compendium item.
+        ui.label("carries");
+        ui.horizontal_wrapped(|ui| {
+            for k in c.items.keys() {
+                let had = d.items.iter().filter(|x| *x == k).count();
+                let mut n = had;
+                ui.label(c.items[k].name.as_str());
+                ui.add(egui::DragValue::new(&mut n).range(0..=4));
+                if n != had {
+                    d.items.retain(|x| x != k);
+                    d.items.extend(std::iter::repeat_n(k.clone(), n));
+                }
+            }
+        });
+        ui.end_row();
     });
     if d != before {
         e.edit(Edit::SetCreature { index: i, creature: d });
