@@ -119,6 +119,18 @@ pub enum Command {
     EndTurn,
 }
 
+impl ReadyTrigger {
+    /// What sets it off, in words ("the first hostile that ends a move in reach"); `named` is
+    /// the name of the creature a ComesIntoView trigger names.
+    pub fn describe(&self, named: impl Fn(CreatureId) -> String) -> String {
+        match self {
+            ReadyTrigger::InReach => "the first hostile that ends a move in reach".into(),
+            ReadyTrigger::EntersArea { from, to } => format!("the first hostile to enter {from}–{to}"),
+            ReadyTrigger::ComesIntoView { creature } => format!("{} when it comes into view", named(*creature)),
+        }
+    }
+}
+
 /// TIME-E10: what sets off a readied attack (battle/ready.rs).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ReadyTrigger {

@@ -232,7 +232,13 @@ impl Battle {
     fn do_move(&mut self, id: CreatureId, path: Vec<Pos>, cost: u32, sprint: bool, face: Option<Facing>) {
         self.spend(id, MOVE_AP);
         // TIME-E10: who saw the mover before it moved (for "comes into view").
-        let seen_before: Vec<bool> = (0..self.creatures.len() as CreatureId).map(|r| self.perceives(r, id)).collect();
+        // Taken only when someone is readied: most moves set nothing off.
+        let anyone_ready = self.creatures.iter().any(|c| c.readied.is_some());
+        let seen_before: Vec<bool> = if anyone_ready {
+            (0..self.creatures.len() as CreatureId).map(|r| self.perceives(r, id)).collect()
+        } else {
+            Vec::new()
+        };
         let Walk { path, cost, stopped } = self.walkable_part(id, path, cost, sprint);
         {
             let f = &mut self.creatures[id as usize];
@@ -275,7 +281,7 @@ impl Battle {
             self.end_turn();
             return;
         }
-        if self.phase == Phase::Turn(id) {
+        if anyone_ready && self.phase == Phase::Turn(id) {
             self.queue_ready(id, &path, &seen_before);
         }
     }

@@ -48,6 +48,11 @@ impl Battle {
         self.item_defs.get(key)
     }
 
+    /// An item's name (its key if the compendium has no such item).
+    pub fn item_name<'a>(&'a self, key: &'a str) -> &'a str {
+        self.item_def(key).map_or(key, |d| d.name.as_str())
+    }
+
     /// Two creatures stand next to each other (or overlap), with no corner between them.
     fn touching(&self, a: CreatureId, b: CreatureId) -> bool {
         let fb = self.creatures[b as usize].footprint();

@@ -1,7 +1,7 @@
 //! Events as sentences, for the battle report and the client's log.
 
 use super::state::Battle;
-use super::types::{Command, Event, Outcome, ReadyTrigger, Target, WindowKind};
+use super::types::{Command, Event, Outcome, Target, WindowKind};
 use crate::files::escape_controls;
 use crate::rules::forced::{ForcedKind, ForcedStop};
 
@@ -140,11 +140,7 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             format!("  {} {} the door at {at}", name(b, *creature), if *open { "opens" } else { "closes" })
         }
         Event::Readied { creature, weapon, trigger } => {
-            let when = match trigger {
-                ReadyTrigger::InReach => "the first hostile that ends a move in reach".to_string(),
-                ReadyTrigger::EntersArea { from, to } => format!("the first hostile to enter {from}–{to}"),
-                ReadyTrigger::ComesIntoView { creature: c } => format!("{} when it comes into view", name(b, *c)),
-            };
+            let when = trigger.describe(|c| name(b, c).into_owned());
             format!("  {} readies {weapon} for {when}", name(b, *creature))
         }
         Event::ReadyFired { creature, at } => {
@@ -152,26 +148,26 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         }
         Event::ReadyLapsed { creature } => format!("  {}'s readied attack lapses", name(b, *creature)),
         Event::ItemPickedUp { creature, item, at } => {
-            format!("  {} picks up the {} at {at}", name(b, *creature), item_name(b, item))
+            format!("  {} picks up the {} at {at}", name(b, *creature), b.item_name(item))
         }
         Event::PickUpFailed { creature, item, at } => {
             format!(
                 "  {} cannot pick up the {} at {at}: something is in the way",
                 name(b, *creature),
-                item_name(b, item)
+                b.item_name(item)
             )
         }
         Event::ItemDropped { creature, item, at } => {
-            format!("  {} drops the {} at {at}", name(b, *creature), item_name(b, item))
+            format!("  {} drops the {} at {at}", name(b, *creature), b.item_name(item))
         }
         Event::ItemGiven { from, to, item } => {
-            format!("  {} hands the {} to {}", name(b, *from), item_name(b, item), name(b, *to))
+            format!("  {} hands the {} to {}", name(b, *from), b.item_name(item), name(b, *to))
         }
         Event::ItemUsed { creature, item, on } if creature == on => {
-            format!("  {} uses the {}", name(b, *creature), item_name(b, item))
+            format!("  {} uses the {}", name(b, *creature), b.item_name(item))
         }
         Event::ItemUsed { creature, item, on } => {
-            format!("  {} uses the {} on {}", name(b, *creature), item_name(b, item), name(b, *on))
+            format!("  {} uses the {} on {}", name(b, *creature), b.item_name(item), name(b, *on))
         }
         Event::DiceRecovered { creature, attribute, dice } => {
             format!("    {} recovers {dice} {} dice", name(b, *creature), attribute.name())
@@ -249,9 +245,4 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         },
         _ => return None,
     })
-}
-
-/// An item's name from the battle's compendium (its key if unknown).
-fn item_name<'a>(b: &'a Battle, key: &'a str) -> &'a str {
-    b.item_def(key).map_or(key, |d| d.name.as_str())
 }

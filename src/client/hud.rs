@@ -264,7 +264,7 @@ fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choi
         let _ = writeln!(out, "  abilities: {}", names.join(", "));
     }
     if !f.items.is_empty() {
-        let names: Vec<&str> = f.items.iter().map(|k| b.item_def(k).map_or(k.as_str(), |d| d.name.as_str())).collect();
+        let names: Vec<&str> = f.items.iter().map(|k| b.item_name(k)).collect();
         let _ = writeln!(out, "  carries: {}", names.join(", "));
     }
     if let Some(r) = &f.readied {
@@ -272,12 +272,7 @@ fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choi
         let _ = writeln!(
             out,
             "  readied: {name} (TIME-E10: fires at {})",
-            match &r.trigger {
-                crate::battle::ReadyTrigger::InReach => "the first foe that ends a move in reach".to_string(),
-                crate::battle::ReadyTrigger::EntersArea { from, to } => format!("the first foe to enter {from}–{to}"),
-                crate::battle::ReadyTrigger::ComesIntoView { creature } =>
-                    format!("{} coming into view", b.fighter(*creature).name),
-            }
+            r.trigger.describe(|c| b.fighter(c).name.clone())
         );
     }
     if f.attrs.is_unconscious() {
@@ -303,12 +298,8 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
     // TIME-18: what lies there, if the viewer's side sees the square.
     let shown = b.ground_items().iter().any(|g| g.at == at)
         && super::items::shown_squares(b, viewer).is_none_or(|s| s.get(b.map().index(at)).copied().unwrap_or(false));
-    let lying: Vec<&str> = b
-        .ground_items()
-        .iter()
-        .filter(|g| shown && g.at == at)
-        .map(|g| b.item_def(&g.item).map_or(g.item.as_str(), |d| d.name.as_str()))
-        .collect();
+    let lying: Vec<&str> =
+        b.ground_items().iter().filter(|g| shown && g.at == at).map(|g| b.item_name(&g.item)).collect();
     if !lying.is_empty() {
         let _ = writeln!(out, "  lying here: {}", lying.join(", "));
     }

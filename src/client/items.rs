@@ -17,10 +17,6 @@ pub fn plugin(app: &mut App) {
     app.add_systems(Update, draw_ground_items.in_set(OnBattleScreen));
 }
 
-fn item_name(b: &Battle, key: &str) -> String {
-    b.item_def(key).map_or_else(|| key.to_string(), |d| d.name.clone())
-}
-
 /// The friends of `me` it could hand to or use on: the hovered one first, then the others by
 /// id (fallen ones first).
 fn friends(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Vec<CreatureId> {
@@ -47,7 +43,7 @@ pub fn use_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Option<(
             let c = Command::UseItem { item: item.clone(), on };
             if b.check(me, &c).is_ok() {
                 let whom = on.map_or(String::new(), |o| format!(" on {}", b.fighter(o).name));
-                return Some((c, format!("Use {}{whom}", item_name(b, item))));
+                return Some((c, format!("Use {}{whom}", b.item_name(item))));
             }
         }
     }
@@ -59,7 +55,7 @@ pub fn pick_up_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Opti
     let mut lying: Vec<_> = b.ground_items().iter().collect();
     lying.sort_by_key(|g| Some(g.at) != hovered);
     lying.into_iter().map(|g| (Command::PickUp { at: g.at, item: g.item.clone() }, g)).find_map(|(c, g)| {
-        b.check(me, &c).is_ok().then(|| (c, format!("Pick up {} at {}", item_name(b, &g.item), g.at)))
+        b.check(me, &c).is_ok().then(|| (c, format!("Pick up {} at {}", b.item_name(&g.item), g.at)))
     })
 }
 
@@ -70,7 +66,7 @@ pub fn give_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Option<
         for item in &f.items {
             let c = Command::GiveItem { item: item.clone(), to };
             if b.check(me, &c).is_ok() {
-                return Some((c, format!("Give {} to {}", item_name(b, item), b.fighter(to).name)));
+                return Some((c, format!("Give {} to {}", b.item_name(item), b.fighter(to).name)));
             }
         }
     }
@@ -111,7 +107,7 @@ pub fn ready_command(b: &Battle, me: CreatureId, weapon: Option<&str>) -> Option
 pub fn drop_command(b: &Battle, me: CreatureId) -> Option<(Command, String)> {
     let item = b.fighter(me).items.last()?;
     let c = Command::DropItem { item: item.clone() };
-    b.check(me, &c).is_ok().then(|| (c, format!("Drop {}", item_name(b, item))))
+    b.check(me, &c).is_ok().then(|| (c, format!("Drop {}", b.item_name(item))))
 }
 
 /// The squares whose items the viewer is shown: the ones its side sees now (PERC-2), all for a
