@@ -18,8 +18,9 @@ pub(super) struct AttackEstimate {
 pub(super) fn estimate_attack(
     numbers: &AttackNumbers,
     target: &Fighter,
-    weapon_targets: &[Attribute],
+    weapon: &crate::level::compendium::Weapon,
 ) -> Option<AttackEstimate> {
+    let weapon_targets: &[Attribute] = &weapon.targets;
     if numbers.in_reach.is_err() || numbers.dice <= 0 {
         return None;
     }
@@ -38,8 +39,20 @@ pub(super) fn estimate_attack(
         let hurts = odds(numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
         hurts * odds(f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
     });
-    Some(AttackEstimate { expected: o.expected + fall, ko_chance: ko, rear: numbers.rear })
+    // FLOW-D3, PERC-4: a blow that takes a sense it still has is worth more than its dice.
+    let sense = weapon.takes_sense.filter(|l| target.sense_range(l.sense) > 0).map_or(0.0, |l| {
+        let hurts = odds(numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
+        let relied_on = target.senses.habitual() == Some(l.sense);
+        let per_turn = if relied_on { SENSE_RELIED_ON_PER_TURN } else { SENSE_OTHER_PER_TURN };
+        hurts * per_turn * l.turns.min(3) as f64
+    });
+    Some(AttackEstimate { expected: o.expected + fall + sense, ko_chance: ko, rear: numbers.rear })
 }
+
+/// What a turn without a sense costs its creature, in dice of damage: its habitual sense
+/// (PERC-4: it perceives only what is next to it), or another it has.
+const SENSE_RELIED_ON_PER_TURN: f64 = 0.6;
+const SENSE_OTHER_PER_TURN: f64 = 0.1;
 
 /// One attack `me` could make from `from` on `target` with `weapon` (+ `additives`).
 pub(super) fn estimate_from(
@@ -50,7 +63,7 @@ pub(super) fn estimate_from(
     target: &Fighter,
 ) -> Option<AttackEstimate> {
     let n = b.attack_numbers(engagement, &weapon.key, additives, false).ok()?;
-    estimate_attack(&n, target, &weapon.weapon.targets)
+    estimate_attack(&n, target, &weapon.weapon)
 }
 
 /// Expected damage and P(damage ≥ k) for the attacks the AI weighs, memoised: the same few

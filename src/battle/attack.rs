@@ -447,6 +447,21 @@ impl Battle {
                 }
             }
         }
+        // FLOW-D3: a weapon that takes a sense takes it from each creature it hurts.
+        for flow in &flows {
+            if let Some(loss) = flow.weapon.weapon.takes_sense {
+                for run in flow.targets.iter().filter(|r| r.damage > 0) {
+                    if !self.creatures[run.id as usize].attrs.is_dead() {
+                        self.take_sense(run.id, loss);
+                    }
+                }
+            }
+        }
+        // PERC-E6: those an invisible attacker struck at know where it stands.
+        for flow in &flows {
+            let targets: Vec<CreatureId> = flow.targets.iter().map(|r| r.id).collect();
+            self.betray_invisible_attacker(flow.attacker, &targets);
+        }
         self.check_unconscious(&struck);
         for id in coups {
             if self.creatures[id as usize].is_active() {

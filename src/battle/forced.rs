@@ -64,7 +64,7 @@ impl Battle {
         known_to: Option<usize>,
     ) -> ForcedPath {
         let t = &self.creatures[target as usize];
-        let mover = Mover { size: t.size, speed: forced.steps, sprint: false, posture: t.posture, depth: 0 };
+        let mover = Mover { size: t.size, speed: forced.steps, sprint: false, posture: t.posture, depth: 0, burden: 0 };
         // A preview counts only the creatures the asking side knows of (PERC-3); the push
         // itself meets every one.
         let occupied = |c: Pos| {
@@ -104,6 +104,7 @@ impl Battle {
         // Who pushed is told only to the sides that perceive the pusher (PERC-3).
         self.log_views(moved(Some(by)), |b, s| b.knows(s, target).then(|| moved(b.knows(s, by).then_some(by))));
         self.creatures[target as usize].origin = path.end(start);
+        self.creatures[target as usize].betrayed_to.clear();
         self.refresh_perception_of(target);
         self.sync_perception();
         let found = self.unhide_adjacent(target);

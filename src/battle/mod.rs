@@ -27,6 +27,7 @@ mod reactions;
 pub mod ready;
 mod replay;
 pub mod script;
+mod senses;
 mod setup;
 pub mod state;
 mod stats;

@@ -126,6 +126,14 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             let hurt = if *dice > 0 { format!(": a {dice}-dice attack") } else { ": no harm".into() };
             format!("    {} falls {depth} steps{on}{hurt}", name(b, *creature))
         }
+        Event::SenseLost { creature, sense, turns } => {
+            let s = if *turns == 1 { "" } else { "s" };
+            format!("    {} is {} for {turns} turn{s}", name(b, *creature), sense.lost_word())
+        }
+        Event::SenseRegained { creature, sense } => format!("  {} has its {} back", name(b, *creature), sense.name()),
+        Event::InvisibleLocated { creature, attacker, at } => {
+            format!("    {} feels where {} struck from: {at}", name(b, *creature), name(b, *attacker))
+        }
         Event::ObjectAttacked { attacker, weapon, at, dice } => {
             format!("  {} attacks the object at {at} with {weapon} ({dice} dice)", name(b, *attacker))
         }

@@ -1,4 +1,4 @@
-//! Who perceives whom (PERC-E1..E5, FACE-4), what each side knows, and which sides may see an
+//! Who perceives whom (PERC-E1..E6, PERC-4, PERC-6, FACE-4), what each side knows, and which sides may see an
 //! event.
 
 use super::state::*;
@@ -6,6 +6,7 @@ use super::types::*;
 use crate::rules::facing::{Actor, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::los::clear_line;
+use crate::rules::senses::{Sense, smell_reaches};
 
 impl Battle {
     /// Does `viewer` perceive `target` right now (PERC-E2)?
@@ -31,7 +32,8 @@ impl Battle {
         self.perceives_placed(v, v.placement(), t, t.origin)
     }
 
-    /// PERC-E1..E5 for `v` standing at `at` and `t` at `t_origin` (the query API's "what if").
+    /// PERC-E1..E6, PERC-4, PERC-6 for `v` standing at `at` and `t` at `t_origin` (the query
+    /// API's "what if").
     pub(super) fn perceives_placed(&self, v: &Fighter, at: Placement, t: &Fighter, t_origin: Pos) -> bool {
         if v.id == t.id {
             return true;
@@ -39,22 +41,32 @@ impl Battle {
         if !v.can_act() || !t.is_active() {
             return false;
         }
+        // PERC-4: the ranges it perceives by now (a lost habitual sense shrinks them all to 1).
+        let range = |s: Sense| v.sense_range(s);
+        // PERC-E2: a creature with no senses left perceives only itself.
+        if Sense::ALL.iter().all(|&s| range(s) == 0) {
+            return false;
+        }
         let (vf, tf) = (Footprint::new(at.origin, v.size.footprint()), Footprint::new(t_origin, t.size.footprint()));
         let d = footprint_distance(vf, tf);
-        // PERC-E2: adjacent creatures are always perceived.
-        if d <= 1 {
+        // PERC-E2: adjacent creatures are always perceived, unless invisible (PERC-E6).
+        if d <= 1 && !t.invisible {
             return true;
         }
         if t.hidden.is_some() {
             return false;
+        }
+        // PERC-E6: an invisible attacker is located on the square it struck from.
+        if t.betrayed_to.contains(&(v.id, t_origin)) {
+            return true;
         }
         // The line is traced at most once, and only if a sense needs it.
         let mut line_known: Option<bool> = None;
         let mut line =
             || *line_known.get_or_insert_with(|| vf.cells().any(|a| tf.cells().any(|b| clear_line(&self.map, a, b))));
         let noisy = t.noisy_round.is_some_and(|r| r + 1 >= self.round);
-        // Vision: range, blind side, light, line.
-        if v.senses.vision > 0 && d <= v.senses.vision {
+        // Vision: range, blind side, light, line; never an invisible target (PERC-E6).
+        if !t.invisible && d <= range(Sense::Vision) {
             let blind = self.ruleset.facing
                 && sector_for(vf, at.facing, self.ruleset.facing_arcs, tf, Actor::Perceiver) == Some(Sector::Rear);
             let lit = v.senses.darkvision || tf.cells().any(|c| !self.map.terrain(c).dark);
@@ -63,11 +75,19 @@ impl Battle {
             }
         }
         // PERC-E5: hearing needs an audible target and a line sound passes along.
-        if v.senses.hearing > 0 && d <= v.senses.hearing && noisy && line() {
+        if d <= range(Sense::Hearing) && noisy && line() {
+            return true;
+        }
+        // PERC-6: supernatural senses perceive anything within range.
+        if d <= range(Sense::Supernatural) {
             return true;
         }
         // A non-visual sense (tremor): ignores light and facing, needs an active target.
-        v.senses.tremor > 0 && d <= v.senses.tremor && noisy
+        if d <= range(Sense::Tremor) && noisy {
+            return true;
+        }
+        // PERC-6: smell, by the way around walls.
+        d <= range(Sense::Smell) && smell_reaches(&self.map, vf, tf, range(Sense::Smell))
     }
 
     /// Recompute every pair involving `id` (as viewer or target).

@@ -185,7 +185,9 @@ impl Battle {
     pub fn mover(&self, id: CreatureId, sprint: bool) -> Mover {
         let f = &self.creatures[id as usize];
         let depth = self.map.depth_under(f.footprint());
-        Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture), depth }
+        // FLOW-D3: a blinded creature gropes its way (+1 resistance, D&D's half speed).
+        let burden = i32::from(f.has_lost(crate::rules::senses::Sense::Vision));
+        Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture), depth, burden }
     }
 
     /// SPACE-E5: what the squares of the other creatures its side knows of mean for this
@@ -503,7 +505,7 @@ impl Battle {
             .collect()
     }
 
-    /// PERC-2, PERC-E1, PERC-E3, FACE-4: the squares `side`'s standing creatures see now (in
+    /// PERC-2, PERC-E1, PERC-E3, FACE-4, PERC-4: the squares `side`'s creatures see now (in
     /// vision range, on a clear line, not in their blind rear, lit unless they see in the
     /// dark), indexed like the map.
     pub fn seen_squares(&self, side: usize) -> Vec<bool> {
@@ -512,7 +514,13 @@ impl Battle {
         for m in self.creatures.iter().filter(|m| m.side == side && m.can_act()) {
             let blind = self.ruleset.facing.then_some(BlindSide { facing: m.facing, arcs: self.ruleset.facing_arcs });
             for eye in m.footprint().cells() {
-                field_of_view_into(&self.map, eye, m.senses.vision, blind, &mut fov);
+                // PERC-4, FLOW-D3: a blinded creature sees no squares; one that lost its
+                // habitual sense sees only the squares around it.
+                let vision = m.sense_range(crate::rules::senses::Sense::Vision);
+                if vision == 0 {
+                    continue;
+                }
+                field_of_view_into(&self.map, eye, vision, blind, &mut fov);
                 for &p in &fov {
                     if m.senses.darkvision || !self.map.terrain(p).dark {
                         seen[self.map.index(p)] = true;

@@ -230,6 +230,7 @@ impl Battle {
             self.sync_perception();
         } else {
             self.creatures[id as usize].origin = to;
+            self.creatures[id as usize].betrayed_to.clear();
             self.refresh_perception_of(id);
             self.log_walk(id, &[from, to], 4, false);
             self.sync_perception();

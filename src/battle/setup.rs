@@ -132,6 +132,9 @@ impl Battle {
                 adapted: t.adapted.clone(),
                 items: t.items.iter().chain(&c.items).cloned().collect(),
                 readied: None,
+                senses_lost: [0; 5],
+                invisible: t.invisible,
+                betrayed_to: Vec::new(),
             });
         }
         let n = creatures.len();

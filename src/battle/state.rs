@@ -12,6 +12,7 @@ use crate::rules::creature::{Attribute, Attributes, Protections, Size};
 use crate::rules::facing::Facing;
 use crate::rules::grid::{Footprint, GridMap, Pos};
 use crate::rules::posture::Posture;
+use crate::rules::senses::Sense;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -97,9 +98,30 @@ pub struct Fighter {
     pub items: Vec<String>,
     /// TIME-E10: its readied attack, until it fires or its next turn starts.
     pub readied: Option<super::ready::Readied>,
+    /// FLOW-D3 (blinded, deafened): for each sense (`Sense::index`), how many more of its own
+    /// turns it is lost for.
+    pub senses_lost: [u32; 5],
+    /// PERC-E6: its template's invisibility.
+    pub invisible: bool,
+    /// PERC-E6: the creatures an invisible attacker struck, each told the square it struck from:
+    /// they perceive it while it stays there.
+    pub betrayed_to: Vec<(CreatureId, Pos)>,
 }
 
 impl Fighter {
+    /// How far it perceives by `sense` now: 0 if it lacks or has lost the sense; at most the
+    /// adjacent squares while its habitual sense is lost (PERC-4).
+    pub fn sense_range(&self, sense: Sense) -> i32 {
+        if self.senses_lost[sense.index()] > 0 {
+            return 0;
+        }
+        let range = self.senses.range(sense);
+        if self.senses.habitual().is_some_and(|h| self.senses_lost[h.index()] > 0) { range.min(1) } else { range }
+    }
+    /// Whether a sense of its is lost now (blinded: `Sense::Vision`).
+    pub fn has_lost(&self, sense: Sense) -> bool {
+        self.senses_lost[sense.index()] > 0
+    }
     /// Whether the level's hold order (if any) lets the footprint stand with its south-west
     /// square at `at`.
     pub fn may_stand_at(&self, at: Pos) -> bool {

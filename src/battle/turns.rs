@@ -40,6 +40,7 @@ impl Battle {
     pub(super) fn end_turn(&mut self) {
         if let Phase::Turn(c) = self.phase {
             self.log_about(Event::TurnEnded { creature: c }, &[c]);
+            self.wear_off_sense_loss(c);
         }
         self.advance_turns();
     }

@@ -243,6 +243,24 @@ pub enum Event {
         /// Where it comes to rest (beside `onto`, if it landed on someone).
         rest: Pos,
     },
+    /// FLOW-D3: the blow took a sense (blinded, deafened) for its next `turns` turns.
+    SenseLost {
+        creature: CreatureId,
+        sense: crate::rules::senses::Sense,
+        turns: u32,
+    },
+    /// The sense came back.
+    SenseRegained {
+        creature: CreatureId,
+        sense: crate::rules::senses::Sense,
+    },
+    /// PERC-E6: struck by an invisible attacker, `creature` knows the square it struck from
+    /// until it moves (told only to the struck creature's side).
+    InvisibleLocated {
+        creature: CreatureId,
+        attacker: CreatureId,
+        at: Pos,
+    },
     /// FLOW-10: the hazard `kind` at `at` strikes the creature (its roll and damage follow).
     HazardStruck {
         creature: CreatureId,
@@ -439,7 +457,10 @@ impl Event {
             ReadyFired { creature, at } => vec![*creature, *at],
             Readied { creature, trigger: ReadyTrigger::ComesIntoView { creature: c }, .. } => vec![*creature, *c],
             ItemUsed { creature, on, .. } => vec![*creature, *on],
+            InvisibleLocated { creature, attacker, .. } => vec![*creature, *attacker],
             TurnStarted { creature, .. }
+            | SenseLost { creature, .. }
+            | SenseRegained { creature, .. }
             | Moved { creature, .. }
             | Faced { creature, .. }
             | PostureChanged { creature, .. }

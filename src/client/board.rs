@@ -204,6 +204,9 @@ pub struct PoolBar(usize);
 #[derive(Component)]
 pub struct TokenBody;
 
+/// How opaque an invisible creature's token is, for those who are shown it (PERC-E6).
+const GHOST_ALPHA: f32 = 0.35;
+
 /// Where a token's centre is drawn.
 pub fn token_centre(place: &OnGrid) -> Vec2 {
     let side = place.size.footprint() as f32;
@@ -237,7 +240,9 @@ fn dress_tokens(
     for (entity, token, place, heading) in &added {
         let side = place.size.footprint() as f32;
         let radius = TILE * (0.5 * side - 0.1);
-        let colour = side_colour(token.side, &viewer);
+        // PERC-E6: an invisible creature is drawn faint, rim and body (also in `show_tokens`).
+        let ghost = b.fighter(token.id).invisible;
+        let colour = side_colour(token.side, &viewer).with_alpha(if ghost { GHOST_ALPHA } else { 1.0 });
         let kind = kinds.get(token.id as usize).copied().unwrap_or(0);
         let body = meshes.add(body_mesh(kind, radius));
         let rim = meshes.add(body_mesh(kind, radius + 2.0));
@@ -256,7 +261,8 @@ fn dress_tokens(
                 Visibility::Visible,
             ))
             .with_children(|c| {
-                c.spawn((Mesh2d(rim), MeshMaterial2d(materials.add(Color::srgb(0.08, 0.08, 0.1)))));
+                let rim_alpha = if ghost { GHOST_ALPHA } else { 1.0 };
+                c.spawn((Mesh2d(rim), MeshMaterial2d(materials.add(Color::srgba(0.08, 0.08, 0.1, rim_alpha)))));
                 c.spawn((
                     Mesh2d(body),
                     MeshMaterial2d(materials.add(colour)),
@@ -410,7 +416,7 @@ type TokenBodies<'w, 's> = Query<
 /// PERC: another side's creature is drawn only while the viewer's side perceives it. A
 /// creature that is down lies tilted, greyed, under a red X, its facing wedge gone (never to be
 /// taken for a crouching one, which is only drawn smaller); the dead and fled vanish. A hit
-/// flashes the token white. Checked every frame (a few dozen tokens): a token spawned after the
+/// flashes the token white; an invisible one is translucent. Checked every frame (a few dozen tokens): a token spawned after the
 /// battle last changed must not show what its side cannot see.
 fn show_tokens(
     battle: Res<ActiveBattle>,
@@ -449,6 +455,9 @@ fn show_tokens(
         } else {
             base
         };
+        // PERC-E6: an invisible creature is drawn as a ghost (its own side, a GM, or a side
+        // that locates it by another sense).
+        let colour = if b.fighter(token.id).invisible { colour.with_alpha(GHOST_ALPHA) } else { colour };
         for child in children.iter() {
             let Ok((material, part_visibility, is_body, is_mark, is_wedge)) = parts.get_mut(child) else { continue };
             if is_body

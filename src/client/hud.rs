@@ -233,6 +233,31 @@ fn pools(f: &Fighter) -> String {
         .join("  ")
 }
 
+/// PERC-1, PERC-4, PERC-E6, FLOW-D3: what it perceives by, what it relies on, what it has
+/// lost and for how many more of its turns, and whether it is invisible.
+fn senses_line(f: &Fighter) -> String {
+    use crate::rules::senses::Sense;
+    let mut parts: Vec<String> = Sense::ALL
+        .into_iter()
+        .filter(|&s| f.senses.range(s) > 0)
+        .map(|s| {
+            let lost = f.senses_lost[s.index()];
+            let dark = if s == Sense::Vision && f.senses.darkvision { " in the dark too" } else { "" };
+            if lost > 0 {
+                format!("{} ({}, {lost} more turns)", s.name(), s.lost_word())
+            } else {
+                format!("{} {}{dark}", s.name(), f.senses.range(s))
+            }
+        })
+        .collect();
+    if parts.is_empty() {
+        parts.push("none".into());
+    }
+    let relies = f.senses.habitual().map_or(String::new(), |h| format!("; relies on {}", h.name()));
+    let invisible = if f.invisible { "; INVISIBLE (PERC-E6)" } else { "" };
+    format!("senses: {}{relies}{invisible}", parts.join(", "))
+}
+
 fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choice>) {
     let _ = writeln!(out, "{}  ({})", f.name, b.sides()[f.side].name);
     let _ = writeln!(
@@ -263,6 +288,7 @@ fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choi
             .collect();
         let _ = writeln!(out, "  abilities: {}", names.join(", "));
     }
+    let _ = writeln!(out, "  {}", senses_line(f));
     if !f.items.is_empty() {
         let names: Vec<&str> = f.items.iter().map(|k| b.item_name(k)).collect();
         let _ = writeln!(out, "  carries: {}", names.join(", "));

@@ -72,6 +72,10 @@ pub fn rule_for(e: &Event) -> &'static str {
         Event::DiceRecovered { .. } | Event::Woke { .. } => {
             "CRE-4, FLOW-8: dice recovered up to the maximum; awake once every pool has a die"
         }
+        Event::SenseLost { .. } | Event::SenseRegained { .. } => {
+            "FLOW-D3: blinded or deafened for its next turns; PERC-4: losing one's habitual sense"
+        }
+        Event::InvisibleLocated { .. } => "PERC-E6: an invisible attacker is located where it struck from",
         Event::HazardStruck { .. } => "FLOW-10: dangerous terrain attacks or drains whoever stops in it",
         Event::FallRecovery { .. } => "MOVE-E6: a creature that fell starts its next turn 1 AP short",
         Event::Faced { .. } => "FACE-2: facing changes for free in one's own turn",

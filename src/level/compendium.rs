@@ -2,6 +2,7 @@
 
 use crate::rules::attack::{Defense, WeaponRange};
 use crate::rules::creature::{Attribute, DamageType, Protections, Size};
+use crate::rules::senses::Sense;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -86,6 +87,10 @@ pub struct Weapon {
     /// MOVE-11: a weapon that says so knocks back or tows each creature it hurts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub forced: Option<crate::rules::forced::ForcedMove>,
+    /// A weapon that says so takes a sense from each creature it hurts (FLOW-D3: blinded,
+    /// deafened), for that creature's next turns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub takes_sense: Option<crate::rules::senses::SenseLoss>,
 }
 
 fn one() -> u32 {
@@ -117,7 +122,7 @@ pub struct Ability {
     pub effect: AbilityEffect,
 }
 
-/// A creature's senses (PERC-1): ranges in steps; 0 = lacks it.
+/// A creature's senses (PERC-1, PERC-6): ranges in steps; 0 = lacks it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 #[serde(deny_unknown_fields)]
@@ -128,11 +133,51 @@ pub struct Senses {
     pub hearing: i32,
     /// A non-visual sense that ignores light and facing, e.g. tremorsense (PERC-D9 mapping).
     pub tremor: i32,
+    /// PERC-6: smell, by path distance around walls.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub smell: i32,
+    /// PERC-6: a supernatural sense, perceiving anything within range.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub supernatural: i32,
+    /// PERC-4: the sense it relies on; losing it shrinks all its perception to adjacent squares.
+    /// None = the first it has of vision, hearing, smell, tremor, supernatural (Engine decision:
+    /// most creatures rely on sight; one without eyes on what it has).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub habitual: Option<Sense>,
+}
+
+fn is_zero(n: &i32) -> bool {
+    *n == 0
 }
 
 impl Default for Senses {
     fn default() -> Self {
-        Senses { vision: 40, darkvision: false, hearing: crate::rules::costs::DEFAULT_HEARING_RANGE, tremor: 0 }
+        Senses {
+            vision: 40,
+            darkvision: false,
+            hearing: crate::rules::costs::DEFAULT_HEARING_RANGE,
+            tremor: 0,
+            smell: 0,
+            supernatural: 0,
+            habitual: None,
+        }
+    }
+}
+
+impl Senses {
+    /// The range of one sense (0 = lacks it).
+    pub fn range(&self, sense: Sense) -> i32 {
+        match sense {
+            Sense::Vision => self.vision,
+            Sense::Hearing => self.hearing,
+            Sense::Smell => self.smell,
+            Sense::Tremor => self.tremor,
+            Sense::Supernatural => self.supernatural,
+        }
+    }
+    /// PERC-4: the sense it relies on (None: it has no senses at all).
+    pub fn habitual(&self) -> Option<Sense> {
+        self.habitual.or_else(|| Sense::ALL.into_iter().find(|&s| self.range(s) > 0))
     }
 }
 
@@ -170,6 +215,9 @@ pub struct CreatureTemplate {
     /// TIME-18: the items it carries (the compendium's `items` keys; a key may repeat).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<String>,
+    /// PERC-E6: invisible to vision and visual-like senses (a phantom).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub invisible: bool,
 }
 
 fn default_speed() -> i32 {
@@ -303,6 +351,19 @@ impl Compendium {
             if c.speed < 0 || c.speed > 50 || c.max_ap < 1 || c.max_ap > 20 {
                 return Err(format!("creature '{key}': speed must be 0..=50 and max_ap 1..=20"));
             }
+            use crate::rules::senses::MAX_SENSE_RANGE;
+            if let Some(sense) = Sense::ALL.into_iter().find(|&s| !(0..=MAX_SENSE_RANGE).contains(&c.senses.range(s))) {
+                return Err(format!(
+                    "creature '{key}': the range of its {} must be 0..={MAX_SENSE_RANGE}",
+                    sense.name()
+                ));
+            }
+            if let Some(h) = c.senses.habitual.filter(|&h| c.senses.range(h) == 0) {
+                return Err(format!(
+                    "creature '{key}' relies on {} (PERC-4: its habitual sense) but lacks it",
+                    h.name()
+                ));
+            }
             for (n, v) in [("might", c.might), ("activeness", c.activeness), ("spirit", c.spirit)] {
                 if v.is_some_and(|v| !(1..=30).contains(&v)) {
                     return Err(format!("creature '{key}': {n} must be 1..=30 or None"));
@@ -323,6 +384,12 @@ impl Compendium {
                 return Err(format!(
                     "weapon '{key}': a forced move's steps must be 1..={}",
                     crate::rules::forced::MAX_FORCED_STEPS
+                ));
+            }
+            if w.takes_sense.is_some_and(|l| !(1..=crate::rules::senses::MAX_SENSE_LOSS_TURNS).contains(&l.turns)) {
+                return Err(format!(
+                    "weapon '{key}': a sense is taken for 1..={} turns",
+                    crate::rules::senses::MAX_SENSE_LOSS_TURNS
                 ));
             }
         }

@@ -22,5 +22,6 @@ pub mod movement;
 pub mod objects;
 pub mod posture;
 pub mod ruleset;
+pub mod senses;
 
 pub use ruleset::Ruleset;

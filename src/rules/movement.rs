@@ -33,11 +33,14 @@ pub struct Mover {
     pub posture: Posture,
     /// SPACE-E7: how deep in a drop it stands (0 on solid ground).
     pub depth: i32,
+    /// Resistance its state adds to every step (MOVE-7's "extra"): +1 while blinded
+    /// (FLOW-D3's mapping of half speed).
+    pub burden: i32,
 }
 
 impl Mover {
     pub fn walker(speed: i32) -> Self {
-        Mover { size: Size::Medium, speed, sprint: false, posture: Posture::Standing, depth: 0 }
+        Mover { size: Size::Medium, speed, sprint: false, posture: Posture::Standing, depth: 0, burden: 0 }
     }
     /// MOVE-E1 budget S in steps.
     pub fn budget_steps(&self) -> i32 {
@@ -111,7 +114,7 @@ struct EnterCost {
 }
 
 fn enter_costs(map: &GridMap, mover: &Mover) -> Vec<EnterCost> {
-    let posture = mover.posture.movement_resistance().unwrap_or(0);
+    let posture = mover.posture.movement_resistance().unwrap_or(0) + mover.burden.max(0);
     let height = mover.size.body_height();
     map.terrains()
         .iter()

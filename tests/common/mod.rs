@@ -2,7 +2,8 @@
 
 /// Every level file, for the whole-battle checks (`the_shipped_list_holds_every_level_file`
 /// keeps it whole).
-pub const SHIPPED: [(&str, &str); 16] = [
+#[allow(dead_code)]
+pub const SHIPPED: [(&str, &str); 17] = [
     ("duel", include_str!("../../levels/duel.level.ron")),
     ("open_field", include_str!("../../levels/open_field.level.ron")),
     ("walls_and_cover", include_str!("../../levels/walls_and_cover.level.ron")),
@@ -19,4 +20,41 @@ pub const SHIPPED: [(&str, &str); 16] = [
     ("great_field", include_str!("../../levels/great_field.level.ron")),
     ("the_ledge", include_str!("../../levels/the_ledge.level.ron")),
     ("the_storehouse", include_str!("../../levels/the_storehouse.level.ron")),
+    ("the_chapel", include_str!("../../levels/the_chapel.level.ron")),
 ];
+
+/// The events logged since `mark` (a log length taken before a command).
+#[allow(dead_code)]
+pub fn since(b: &meshal_tactics::battle::Battle, mark: usize) -> Vec<&meshal_tactics::battle::Event> {
+    b.log()[mark..].iter().map(|e| &e.event).collect()
+}
+
+/// A small test level: `rows` drawn with `.` floor, `W` wall, `=` low wall and `%` dark floor
+/// (north row first), two hostile sides Blue and Red, and `creatures` (RON creature entries).
+#[allow(dead_code)]
+pub fn level_text(name: &str, rows: &[&str], creatures: &[&str]) -> String {
+    let rows: Vec<String> = rows.iter().map(|r| format!("\"{r}\"")).collect();
+    format!(
+        r#"(name: "{name}", map: [{}],
+        legend: {{ '.': "floor", 'W': "wall", '=': "low", '%': "dark" }},
+        terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true),
+            "low": (blocks_movement: true, cross_height: Some(1), low_cover: true), "dark": (dark: true) }},
+        sides: [(name: "Blue"), (name: "Red")], creatures: [{}])"#,
+        rows.join(", "),
+        creatures.join(", ")
+    )
+}
+
+/// The battle of `text` on the first seed that gives creature `first` the first turn.
+#[allow(dead_code)]
+pub fn battle_where_first(
+    text: &str,
+    compendium: &meshal_tactics::level::compendium::Compendium,
+    first: meshal_tactics::battle::CreatureId,
+) -> meshal_tactics::battle::Battle {
+    let l = meshal_tactics::level::parse_level("test.level.ron", text, compendium).unwrap_or_else(|e| panic!("{e}"));
+    (0..2000)
+        .map(|seed| meshal_tactics::battle::Battle::new(&l, compendium, seed).expect("the level sets up"))
+        .find(|b| b.awaiting() == Some((first, None)))
+        .expect("some seed gives that creature the first turn")
+}

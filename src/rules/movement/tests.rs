@@ -156,7 +156,7 @@ fn space_e5_passing_and_stopping() {
 #[test]
 fn space_e4_large_mover_needs_room() {
     let m = map("......\n......\n...#..\n......");
-    let mv = Mover { size: Size::Large, speed: 8, sprint: false, posture: Posture::Standing, depth: 0 };
+    let mv = Mover { size: Size::Large, speed: 8, sprint: false, posture: Posture::Standing, depth: 0, burden: 0 };
     let f = reachable(&m, None, &mv, Pos::new(0, 0)).unwrap();
     assert!(f.can_end_at(Pos::new(1, 0)));
     // Origin (2,1) would cover (3,1), the wall.
@@ -209,7 +209,7 @@ fn move_e1_fast_search_matches_reference_dijkstra() {
             })
             .collect();
         let size = if seed % 2 == 0 { Size::Medium } else { Size::Large };
-        let mover = Mover { size, speed: 5, sprint: seed % 3 == 0, posture: Posture::Standing, depth: 0 };
+        let mover = Mover { size, speed: 5, sprint: seed % 3 == 0, posture: Posture::Standing, depth: 0, burden: 0 };
         let searcher = Searcher { map: &m, occupancy: Some(&occ), costs: enter_costs(&m, &mover), side: mover.side() };
         let start = Pos::new(0, 0);
         let reference = pathfinding::prelude::dijkstra_all(&start, |&p| {
