@@ -20,6 +20,7 @@ mod lookahead;
 mod odds;
 mod reactions;
 mod ready;
+mod rescue;
 mod situation;
 pub mod tactical;
 mod threat;
@@ -155,7 +156,11 @@ pub fn decide_with(
 pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind>, profile: &AiProfile) -> Decision {
     let own_turn = window.is_none() && profile.difficulty > 0;
     let chore = own_turn
-        .then(|| items::worth_using(battle, creature).or_else(|| doors::worth_opening(battle, creature)))
+        .then(|| {
+            items::worth_using(battle, creature)
+                .or_else(|| rescue::worth_dragging(battle, creature))
+                .or_else(|| doors::worth_opening(battle, creature))
+        })
         .flatten();
     let (command, explanation) = if profile.difficulty == 0 {
         (baseline(battle, creature, window), None)

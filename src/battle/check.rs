@@ -21,6 +21,8 @@ pub(super) enum Plan {
         cost: u32,
         sprint: bool,
         face: Option<Facing>,
+        /// MOVE-13: the body dragged along.
+        drag: Option<CreatureId>,
     },
     Face(Facing),
     Posture(Posture, i32),
@@ -119,7 +121,7 @@ impl Battle {
         // Absurd coordinates are refused before any arithmetic can overflow on them.
         let far = |p: &Pos| p.x.abs() > FAR || p.y.abs() > FAR;
         let wild = match command {
-            Command::Move { path, .. } => path.iter().any(far),
+            Command::Move { path, .. } | Command::Drag { path, .. } => path.iter().any(far),
             Command::QuickStep { to, .. } => far(to),
             Command::Search { at } | Command::Door { at, .. } | Command::PickUp { at, .. } => far(at),
             Command::Ready { trigger: ReadyTrigger::EntersArea { from, to }, .. } => far(from) || far(to),
@@ -181,8 +183,9 @@ impl Battle {
                 let occupancy = self.occupancy_for(id);
                 let cost = validate_path(&self.map, Some(&occupancy), &mover, path)
                     .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;
-                Ok(Plan::Move { path: path.clone(), cost, sprint: *sprint, face: *face })
+                Ok(Plan::Move { path: path.clone(), cost, sprint: *sprint, face: *face, drag: None })
             }
+            Command::Drag { creature, path, face } => self.plan_drag(id, *creature, path, *face),
             Command::Face { facing } => {
                 if !self.ruleset.facing {
                     return reject("GEN-2", "facing is switched off in this ruleset");

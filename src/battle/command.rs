@@ -31,6 +31,14 @@ pub enum Command {
         #[serde(default)]
         face: Option<Facing>,
     },
+    /// MOVE-13, MOVE-E7: a move (1 AP) dragging an unconscious or dead creature that lies
+    /// next to the mover; the body follows into the last square the mover leaves.
+    Drag {
+        creature: CreatureId,
+        path: Vec<Pos>,
+        #[serde(default)]
+        face: Option<Facing>,
+    },
     /// FACE-2: 0 AP in one's own turn.
     Face {
         facing: Facing,

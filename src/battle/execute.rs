@@ -50,7 +50,7 @@ impl Battle {
 
     fn execute(&mut self, id: CreatureId, plan: Plan) {
         match plan {
-            Plan::Move { path, cost, sprint, face } => self.do_move(id, path, cost, sprint, face),
+            Plan::Move { path, cost, sprint, face, drag } => self.do_move(id, path, cost, sprint, face, drag),
             Plan::Face(f) => {
                 self.creatures[id as usize].facing = f;
                 self.log_about(Event::Faced { creature: id, facing: f }, &[id]);
@@ -229,7 +229,15 @@ impl Battle {
         Walk { path: vec![path[0]], cost: 0, stopped: Some(path[0]) }
     }
 
-    fn do_move(&mut self, id: CreatureId, path: Vec<Pos>, cost: u32, sprint: bool, face: Option<Facing>) {
+    fn do_move(
+        &mut self,
+        id: CreatureId,
+        path: Vec<Pos>,
+        cost: u32,
+        sprint: bool,
+        face: Option<Facing>,
+        drag: Option<CreatureId>,
+    ) {
         self.spend(id, MOVE_AP);
         // TIME-E10: who saw the mover before it moved (for "comes into view").
         // Taken only when someone is readied: most moves set nothing off.
@@ -239,7 +247,10 @@ impl Battle {
         } else {
             Vec::new()
         };
+        // MOVE-13: the body's weight burdens the walk (read by `mover`).
+        self.creatures[id as usize].dragging = drag;
         let Walk { path, cost, stopped } = self.walkable_part(id, path, cost, sprint);
+        self.creatures[id as usize].dragging = None;
         {
             let f = &mut self.creatures[id as usize];
             f.origin = *path.last().expect("a path has a start");
@@ -254,6 +265,9 @@ impl Battle {
             self.log_walk(id, &path, cost, sprint);
         }
         self.sync_perception();
+        if let Some(body) = drag {
+            self.pull_body(id, body, &path);
+        }
         if let Some(at) = stopped {
             self.log_about(Event::MoveInterrupted { creature: id, at }, &[id]);
         }

@@ -13,6 +13,7 @@ mod belief;
 mod check;
 mod command;
 pub mod danger;
+mod drag;
 mod engage;
 mod execute;
 pub mod explain;

@@ -126,6 +126,9 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             let hurt = if *dice > 0 { format!(": a {dice}-dice attack") } else { ": no harm".into() };
             format!("    {} falls {depth} steps{on}{hurt}", name(b, *creature))
         }
+        Event::Dragged { creature, by, to, .. } => {
+            format!("    {} drags {} along to {to}", name(b, *by), name(b, *creature))
+        }
         Event::SenseLost { creature, sense, turns } => {
             let s = if *turns == 1 { "" } else { "s" };
             format!("    {} is {} for {turns} turn{s}", name(b, *creature), sense.lost_word())

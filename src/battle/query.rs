@@ -186,7 +186,10 @@ impl Battle {
         let f = &self.creatures[id as usize];
         let depth = self.map.depth_under(f.footprint());
         // FLOW-D3: a blinded creature gropes its way (+1 resistance, D&D's half speed).
-        let burden = i32::from(f.has_lost(crate::rules::senses::Sense::Vision));
+        let blind = i32::from(f.has_lost(crate::rules::senses::Sense::Vision));
+        // MOVE-13: while it drags a body (set during its move only).
+        let drag = f.dragging.and_then(|body| self.drag_resistance(id, body)).unwrap_or(0);
+        let burden = blind + drag;
         Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture), depth, burden }
     }
 

@@ -134,6 +134,8 @@ impl Battle {
                 readied: None,
                 senses_lost: [0; 5],
                 invisible: t.invisible,
+                weight: t.weight.unwrap_or_else(|| t.size.default_weight()),
+                dragging: None,
                 betrayed_to: Vec::new(),
             });
         }

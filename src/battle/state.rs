@@ -101,6 +101,10 @@ pub struct Fighter {
     /// FLOW-D3 (blinded, deafened): for each sense (`Sense::index`), how many more of its own
     /// turns it is lost for.
     pub senses_lost: [u32; 5],
+    /// Body weight in kg (MOVE-13).
+    pub weight: i32,
+    /// MOVE-13: the body it drags along during its current move (set only while it moves).
+    pub dragging: Option<CreatureId>,
     /// PERC-E6: its template's invisibility.
     pub invisible: bool,
     /// PERC-E6: the creatures an invisible attacker struck, each told the square it struck from:

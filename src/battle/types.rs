@@ -243,6 +243,13 @@ pub enum Event {
         /// Where it comes to rest (beside `onto`, if it landed on someone).
         rest: Pos,
     },
+    /// MOVE-13, MOVE-E7: `by` dragged the body from `from` into the square it left, `to`.
+    Dragged {
+        creature: CreatureId,
+        by: CreatureId,
+        from: Pos,
+        to: Pos,
+    },
     /// FLOW-D3: the blow took a sense (blinded, deafened) for its next `turns` turns.
     SenseLost {
         creature: CreatureId,
@@ -431,6 +438,7 @@ impl Event {
                     Command::Attack { target: Target::Creature(t), .. } => v.push(*t),
                     Command::Delay { after } => v.push(*after),
                     Command::GiveItem { to, .. } | Command::UseItem { on: Some(to), .. } => v.push(*to),
+                    Command::Drag { creature: body, .. } => v.push(*body),
                     Command::Ready { trigger: ReadyTrigger::ComesIntoView { creature: c }, .. } => v.push(*c),
                     _ => {}
                 }
@@ -458,6 +466,7 @@ impl Event {
             Readied { creature, trigger: ReadyTrigger::ComesIntoView { creature: c }, .. } => vec![*creature, *c],
             ItemUsed { creature, on, .. } => vec![*creature, *on],
             InvisibleLocated { creature, attacker, .. } => vec![*creature, *attacker],
+            Dragged { creature, by, .. } => vec![*creature, *by],
             TurnStarted { creature, .. }
             | SenseLost { creature, .. }
             | SenseRegained { creature, .. }

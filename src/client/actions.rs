@@ -106,6 +106,11 @@ fn build_bar(
                     items.push((format!("{label} ({})", keys.of(key)), key, false));
                 }
             }
+            // MOVE-13: a body next to it can be dragged; the pointer says where to.
+            if let Some(&body) = super::items::draggable_bodies(b, me).first() {
+                let label = format!("Drag {} ({}: to the pointer)", b.fighter(body).name, keys.of(PlayerAction::Drag));
+                items.push((label, PlayerAction::Drag, false));
+            }
             if f.readied.is_none()
                 && let Some((_, label)) = super::items::ready_command(b, me, choice.weapon.as_deref())
             {

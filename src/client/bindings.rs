@@ -150,6 +150,7 @@ fn input_name(input: &dyn Buttonlike) -> String {
             "Minus" => "-".into(),
             "Equal" => "=".into(),
             "Period" => ".".into(),
+            "Comma" => ",".into(),
             "Delete" => "Del".into(),
             "ArrowUp" => "Up".into(),
             "ArrowDown" => "Down".into(),

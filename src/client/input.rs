@@ -45,6 +45,8 @@ pub enum PlayerAction {
     GiveItem,
     /// TIME-17: drop the last item taken.
     DropItem,
+    /// MOVE-13: drag the body next to the creature to the square under the pointer.
+    Drag,
     /// TIME-E10: ready the weapon in hand (else the best one) for the first hostile that ends
     /// a move in reach.
     Ready,
@@ -109,6 +111,7 @@ impl PlayerAction {
             (GiveItem, KeyCode::KeyM),
             (DropItem, KeyCode::Delete),
             (Ready, KeyCode::Period),
+            (Drag, KeyCode::Comma),
             (Flee, KeyCode::KeyG),
             (Block, KeyCode::KeyB),
             (Dodge, KeyCode::KeyD),
@@ -446,6 +449,12 @@ fn act(
             } else if pressed(PlayerAction::Door) {
                 let door = hover.square.and_then(|at| battle.battle.object_at(at).map(|i| (at, i)));
                 door.map(|(at, i)| Command::Door { at, open: !battle.battle.objects()[i].open })
+            } else if pressed(PlayerAction::Drag) {
+                let c = super::items::drag_command(b, me, hover.square);
+                if c.is_none() {
+                    notice.0 = format!("{}: no body next to it can be dragged to that square (MOVE-13)", f.name);
+                }
+                c.map(|(c, _)| c)
             } else if pressed(PlayerAction::Ready) {
                 let c = super::items::ready_command(b, me, choice.weapon.as_deref());
                 if c.is_none() {

@@ -5,6 +5,7 @@
 //! "Use" prefers the friend under the pointer, then the creature itself, then any friend next
 //! to it (a fallen one first); "Pick up" the item under the pointer, then any within reach;
 //! "Give" the friend under the pointer, then any next to it; "Drop" the last item taken.
+//! "Drag" (MOVE-13) pulls a body lying next to the creature to the square under the pointer.
 
 use super::screens::OnBattleScreen;
 use super::{Viewer, square_centre};
@@ -165,4 +166,27 @@ pub fn draw_item_mark(gizmos: &mut Gizmos, at: Pos, on_use: Option<&ItemUse>) {
             gizmos.line_2d(corner - Vec2::new(s, 0.0), corner + Vec2::new(s, 0.0), brown);
         }
     }
+}
+
+/// MOVE-13: the bodies (unconscious or dead, perceived) `me` could drag now, a friend first.
+pub fn draggable_bodies(b: &Battle, me: CreatureId) -> Vec<CreatureId> {
+    let side = b.fighter(me).side;
+    let mut bodies: Vec<CreatureId> = b
+        .creatures()
+        .iter()
+        .filter(|o| o.id != me && o.is_active() && o.attrs.is_unconscious() && b.side_perceives(side, o.id))
+        .map(|o| o.id)
+        .filter(|&o| b.drag_reachable(me, o).is_ok())
+        .collect();
+    bodies.sort_by_key(|&o| (b.fighter(o).side != side, o));
+    bodies
+}
+
+/// MOVE-13: the drag the key gives with the pointer on `hovered`, with its label.
+pub fn drag_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Option<(Command, String)> {
+    let at = hovered?;
+    draggable_bodies(b, me).into_iter().find_map(|body| {
+        let c = b.drag_command(me, body, at)?;
+        Some((c, format!("Drag {} to {at}", b.fighter(body).name)))
+    })
 }

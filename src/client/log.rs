@@ -72,6 +72,7 @@ pub fn rule_for(e: &Event) -> &'static str {
         Event::DiceRecovered { .. } | Event::Woke { .. } => {
             "CRE-4, FLOW-8: dice recovered up to the maximum; awake once every pool has a die"
         }
+        Event::Dragged { .. } => "MOVE-13: dragging a body adds weight / (Might x 10) resistance",
         Event::SenseLost { .. } | Event::SenseRegained { .. } => {
             "FLOW-D3: blinded or deafened for its next turns; PERC-4: losing one's habitual sense"
         }

@@ -321,3 +321,31 @@ fn the_ready_key_readies_the_weapon_in_hand() {
     let want = Command::Ready { weapon: "sword".into(), trigger: crate::battle::ReadyTrigger::InReach };
     assert_eq!(accepted(&app, from), vec![(0, want)]);
 }
+
+// RULES: MOVE-13 — "," drags the fallen friend next to the knight to the square under the
+// pointer, as one Drag command; with the pointer where no drag can end, nothing is sent.
+#[test]
+fn the_drag_key_pulls_a_fallen_friend_to_the_pointer() {
+    let level = FIELD.replace(
+        "creatures: [",
+        r#"creatures: [(name: "Squire", template: "human_fighter", side: "You", at: (1, 1), facing: E),"#,
+    );
+    let mut app = app(&level, 1);
+    let knight = battle(&mut app).creatures().iter().find(|c| c.name == "Knight").map(|c| c.id).unwrap();
+    let squire = battle(&mut app).creatures().iter().find(|c| c.name == "Squire").map(|c| c.id).unwrap();
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((knight, None)));
+    battle(&mut app).adjust_for_scenario(squire, |f| {
+        let _ = f.attrs.remove_dice(crate::rules::creature::Attribute::Might, 99);
+    });
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(Pos::new(9, 3)), pinned: true, keyboard: false };
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Comma);
+    assert!(accepted(&app, from).is_empty(), "too far to drag in one move");
+    assert!(app.world().resource::<Notice>().0.contains("MOVE-13"));
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(Pos::new(2, 2)), pinned: true, keyboard: false };
+    key(&mut app, KeyCode::Comma);
+    let path = vec![Pos::new(1, 2), Pos::new(2, 2)];
+    assert_eq!(accepted(&app, from), vec![(knight, Command::Drag { creature: squire, path, face: None })]);
+    let b = &app.world().resource::<ActiveBattle>().battle;
+    assert_eq!(b.fighter(squire).origin, Pos::new(1, 2), "the squire lies where the knight stood");
+}

@@ -215,6 +215,10 @@ pub struct CreatureTemplate {
     /// TIME-18: the items it carries (the compendium's `items` keys; a key may repeat).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<String>,
+    /// Body weight in kg (000: a creature datum), for dragging (MOVE-13); None = the size's
+    /// typical weight (`Size::default_weight`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<i32>,
     /// PERC-E6: invisible to vision and visual-like senses (a phantom).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub invisible: bool,
@@ -350,6 +354,9 @@ impl Compendium {
             }
             if c.speed < 0 || c.speed > 50 || c.max_ap < 1 || c.max_ap > 20 {
                 return Err(format!("creature '{key}': speed must be 0..=50 and max_ap 1..=20"));
+            }
+            if c.weight.is_some_and(|w| !(1..=crate::rules::creature::MAX_WEIGHT).contains(&w)) {
+                return Err(format!("creature '{key}': weight must be 1..={} kg", crate::rules::creature::MAX_WEIGHT));
             }
             use crate::rules::senses::MAX_SENSE_RANGE;
             if let Some(sense) = Sense::ALL.into_iter().find(|&s| !(0..=MAX_SENSE_RANGE).contains(&c.senses.range(s))) {

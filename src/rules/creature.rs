@@ -251,6 +251,18 @@ impl Size {
             Size::Gargantuan => 6,
         }
     }
+    /// 000's body weight (000_5f4122b8a83d6727.txt:72) when a template gives none, in kg
+    /// (Engine decision: a typical creature of the size, after D&D's size table).
+    pub fn default_weight(self) -> i32 {
+        match self {
+            Size::Tiny => 4,
+            Size::Small => 20,
+            Size::Medium => 70,
+            Size::Large => 400,
+            Size::Huge => 3000,
+            Size::Gargantuan => 20000,
+        }
+    }
     /// PERC-8: search difficulty row for a creature of this size.
     pub fn search_difficulty(self) -> i64 {
         match self {
@@ -283,6 +295,16 @@ pub fn strength(trained: [i32; 3], ability_levels: &[i32]) -> i32 {
     trained.iter().map(|&t| attribute_raise_cost(STARTING_SCORE, t)).sum::<i32>()
         + ability_levels.iter().map(|l| l * 3).sum::<i32>()
 }
+
+/// MOVE-13, MOVE-E7: the resistance dragging `weight_kg` adds to each step of an active move:
+/// weight ÷ (Might × 10), with the dragger's current Might dice, floored (GEN-3). None: with
+/// no Might dice left it cannot drag at all.
+pub fn drag_resistance(weight_kg: i32, might_dice: i32) -> Option<i32> {
+    (might_dice > 0).then(|| weight_kg.max(0) / (might_dice * 10))
+}
+
+/// The heaviest body a file may give a creature (kg).
+pub const MAX_WEIGHT: i32 = 1_000_000;
 
 #[cfg(test)]
 mod tests {
@@ -387,5 +409,15 @@ mod tests {
         // 5/4/3 with a level-1 and a level-2 ability: 21 + 9 + 3 + 6 = 39.
         assert_eq!(strength([5, 4, 3], &[1, 2]), 39);
         assert_eq!(STARTING_POTENTIAL, 36);
+    }
+
+    // RULES: MOVE-13, MOVE-E7 — weight ÷ (current Might dice × 10), floored; no Might, no drag.
+    #[test]
+    fn move_13_drag_resistance() {
+        assert_eq!(drag_resistance(70, 4), Some(1), "70 ÷ 40 = 1.75 → 1");
+        assert_eq!(drag_resistance(70, 3), Some(2), "70 ÷ 30 = 2.33 → 2");
+        assert_eq!(drag_resistance(70, 8), Some(0), "a strong creature drags a body freely");
+        assert_eq!(drag_resistance(400, 2), Some(20));
+        assert_eq!(drag_resistance(70, 0), None);
     }
 }

@@ -1,0 +1,127 @@
+//! Dragging a body (MOVE-13, MOVE-E7): during a move, an unconscious or dead creature lying
+//! next to the mover is pulled along; it adds weight ÷ (Might × 10) resistance to every step
+//! and follows into the last square the mover leaves.
+//!
+//! Engine decisions: the dragger and the body are each one square (Medium or smaller), so the
+//! vacated square always fits the body; a drag is a plain move (no sprint); the path may not
+//! cross the body's own square.
+
+use super::check::{Plan, reject};
+use super::state::*;
+use super::types::*;
+use crate::rules::costs::MOVE_AP;
+use crate::rules::creature::{Attribute, drag_resistance};
+use crate::rules::facing::Facing;
+use crate::rules::grid::{Pos, footprint_distance};
+use crate::rules::movement::{MoveField, Mover, reachable, validate_path};
+
+impl Battle {
+    /// MOVE-13, MOVE-E7: the resistance `id` drags `body` with (None: no Might left).
+    pub fn drag_resistance(&self, id: CreatureId, body: CreatureId) -> Option<i32> {
+        let (me, b) = (&self.creatures[id as usize], &self.creatures[body as usize]);
+        drag_resistance(b.weight, me.attrs.dice(Attribute::Might))
+    }
+
+    /// Why `id` may not drag `body` now, or the mover it would drag it as.
+    fn drag_mover(&self, id: CreatureId, body: CreatureId) -> Result<Mover, Rejection> {
+        let Some(b) = self.creatures.get(body as usize) else {
+            return reject("CRE-1", format!("there is no creature {body}"));
+        };
+        let me = &self.creatures[id as usize];
+        let side = me.side;
+        if body == id || !b.is_active() || !self.knows(side, body) {
+            return reject("PERC-3", "there is no body it perceives to drag");
+        }
+        if !b.attrs.is_unconscious() && !b.attrs.is_dead() {
+            return reject(
+                "MOVE-13",
+                format!("{} is conscious: only an unconscious or dead creature is dragged", b.name),
+            );
+        }
+        if me.size.footprint() != 1 || b.size.footprint() != 1 {
+            return reject("MOVE-E7", "dragging is for creatures of one square (Medium or smaller) in this engine");
+        }
+        if footprint_distance(me.footprint(), b.footprint()) != 1 {
+            return reject("MOVE-E7", format!("{} must lie next to {} to be dragged", b.name, me.name));
+        }
+        let Some(extra) = self.drag_resistance(id, body) else {
+            return reject("MOVE-13", format!("{} has no Might dice to drag with", me.name));
+        };
+        let mover = self.mover(id, false);
+        Ok(Mover { burden: mover.burden + extra, ..mover })
+    }
+
+    /// The check of `Command::Drag`.
+    pub(super) fn plan_drag(
+        &self,
+        id: CreatureId,
+        body: CreatureId,
+        path: &[Pos],
+        face: Option<Facing>,
+    ) -> Result<Plan, Rejection> {
+        let me = &self.creatures[id as usize];
+        if me.ap < MOVE_AP {
+            return reject("TIME-8", format!("needs {MOVE_AP} AP, {} has {}", me.name, me.ap));
+        }
+        if !self.ruleset.facing && face.is_some() {
+            return reject("GEN-2", "facing is switched off in this ruleset");
+        }
+        if path.len() < 2 || path[0] != me.origin {
+            return reject("MOVE-1", format!("a path must start at {} and go somewhere", me.origin));
+        }
+        if path.len() > 512 {
+            return reject("MOVE-1", "the path is longer than any move");
+        }
+        let mover = self.drag_mover(id, body)?;
+        let lies = self.creatures[body as usize].origin;
+        if path.contains(&lies) {
+            return reject("MOVE-E7", format!("the path crosses the square {lies} the body lies on"));
+        }
+        self.check_hold(id, path)?;
+        let cost = validate_path(&self.map, Some(&self.occupancy_for(id)), &mover, path)
+            .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;
+        Ok(Plan::Move { path: path.to_vec(), cost, sprint: false, face, drag: Some(body) })
+    }
+
+    /// Where `id` could end a move dragging `body` (the query behind the window's drag reach),
+    /// or the rule that keeps it from dragging.
+    pub fn drag_reachable(&self, id: CreatureId, body: CreatureId) -> Result<MoveField, Rejection> {
+        let me = &self.creatures[id as usize];
+        if me.long_term.is_some() {
+            return reject("TIME-11", format!("{} is busy with a long-term action", me.name));
+        }
+        if me.ap < MOVE_AP {
+            return reject("TIME-8", format!("a move needs {MOVE_AP} AP, {} has {}", me.name, me.ap));
+        }
+        let mover = self.drag_mover(id, body)?;
+        let mut occupancy = self.occupancy_for(id);
+        // The body's square is not on the way (MOVE-E7 here).
+        let lies = self.creatures[body as usize].origin;
+        occupancy[self.map.index(lies)] = crate::rules::movement::Occupant::Blocked;
+        reachable(&self.map, Some(&occupancy), &mover, me.origin).map_err(|e| Rejection::new(e.rule(), e.to_string()))
+    }
+
+    /// The cheapest drag of `body` by `id` to `at`, as a command, if the engine would accept it.
+    pub fn drag_command(&self, id: CreatureId, body: CreatureId, at: Pos) -> Option<Command> {
+        let path = self.drag_reachable(id, body).ok()?.path_to(at)?;
+        let command = Command::Drag { creature: body, path, face: None };
+        self.check(id, &command).is_ok().then_some(command)
+    }
+
+    /// After the dragger's walk along `walked`: the body follows into the last square left.
+    pub(super) fn pull_body(&mut self, id: CreatureId, body: CreatureId, walked: &[Pos]) {
+        let Some(&to) = walked.len().checked_sub(2).and_then(|k| walked.get(k)) else { return };
+        if !self.creatures[body as usize].is_active() || self.creatures[id as usize].origin != walked[walked.len() - 1]
+        {
+            return;
+        }
+        let from = self.creatures[body as usize].origin;
+        self.creatures[body as usize].origin = to;
+        self.creatures[body as usize].betrayed_to.clear();
+        self.refresh_perception_of(body);
+        self.sync_perception();
+        self.log_among(Event::Dragged { creature: body, by: id, from, to }, &[body, id]);
+        // FLOW-10: a body dragged into a hazard ends its (forced) move there.
+        self.suffer_hazard(body);
+    }
+}
