@@ -56,7 +56,10 @@ fn move_13_a_body_follows_its_dragger_at_a_cost() {
     assert_eq!(b.fighter(1).origin, Pos::new(5, 2), "into the square the dragger left");
     assert_eq!(b.fighter(0).ap, 2);
     let log = since(&b, mark);
-    assert!(log.contains(&&Event::Dragged { creature: 1, by: 0, from: Pos::new(4, 2), to: Pos::new(5, 2) }), "{log:?}");
+    assert!(
+        log.contains(&&Event::Dragged { creature: 1, by: Some(0), from: Pos::new(4, 2), to: Pos::new(5, 2) }),
+        "{log:?}"
+    );
     // Two more steps at 2 each exceed a speed of 3 (MOVE-E1).
     assert_eq!(
         b.check(

@@ -1,6 +1,9 @@
 //! Items (TIME-17, TIME-18, TIME-E8, FLOW-8, ATK-6): picking up, dropping, handing over and
 //! using them, checked event by event, and the AI using them where that is plainly right.
 
+mod common;
+
+use common::since;
 use meshal_tactics::ai;
 use meshal_tactics::battle::*;
 use meshal_tactics::level::{builtin_compendium, parse_level};
@@ -40,10 +43,6 @@ const BLUE: &str =
 const FRIEND: &str = r#"(name: "Friend", template: "human_fighter", side: "Blue", at: (3, 2), facing: E)"#;
 const RED: &str =
     r#"(name: "Red", template: "human_fighter", side: "Red", at: (8, 1), facing: W, overrides: (activeness: Some(1)))"#;
-
-fn since(b: &Battle, mark: usize) -> Vec<&Event> {
-    b.log()[mark..].iter().map(|e| &e.event).collect()
-}
 
 // RULES: TIME-17, TIME-18 — an item is picked up from one's own square or one next to it, for
 // 1 / 2 / 3 AP by weight (trivial, light, heavy), and moves from the ground into the pack.

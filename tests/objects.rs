@@ -1,6 +1,9 @@
 //! Objects on the map (ATK-16, ATK-E6, SPACE-3): doors that open, close and break, crates
 //! that shelter, objects that break into rubble; scripted and checked event by event.
 
+mod common;
+
+use common::since;
 use meshal_tactics::ai;
 use meshal_tactics::battle::*;
 use meshal_tactics::level::{builtin_compendium, parse_level};
@@ -31,10 +34,6 @@ fn battle(objects: &str, creatures: &str) -> Battle {
 const BLUE: &str = r#"(name: "Blue", template: "hammer_guard", side: "Blue", at: (3, 2), facing: E, overrides: (might: Some(30), activeness: Some(10)))"#;
 const RED: &str =
     r#"(name: "Red", template: "human_fighter", side: "Red", at: (6, 2), facing: W, overrides: (activeness: Some(1)))"#;
-
-fn since(b: &Battle, mark: usize) -> Vec<&Event> {
-    b.log()[mark..].iter().map(|e| &e.event).collect()
-}
 
 // RULES: ATK-16 — a closed door blocks moves and sight; opening it (1 AP, engine decision)
 // lets both through; it closes again unless someone stands in the doorway.

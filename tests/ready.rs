@@ -1,6 +1,9 @@
 //! Ready (TIME-E10): an attack named with a trigger fires as a reaction for its AP + 1 when a
 //! hostile's move sets the trigger off, until the start of the creature's next turn.
 
+mod common;
+
+use common::since;
 use meshal_tactics::ai;
 use meshal_tactics::battle::*;
 use meshal_tactics::level::{builtin_compendium, parse_level};
@@ -33,10 +36,6 @@ const ARCHER: &str =
     r#"(name: "Archer", template: "archer", side: "Blue", at: (1, 2), facing: E, overrides: (activeness: Some(12)))"#;
 const RED: &str =
     r#"(name: "Red", template: "human_fighter", side: "Red", at: (9, 3), facing: W, overrides: (activeness: Some(1)))"#;
-
-fn since(b: &Battle, mark: usize) -> Vec<&Event> {
-    b.log()[mark..].iter().map(|e| &e.event).collect()
-}
 
 /// Answer Red's reaction windows by taking the blow, until it is Red's turn again.
 fn take_it(b: &mut Battle) {

@@ -176,7 +176,8 @@ fn perc_4_a_deafened_lurker_loses_all_but_adjacent() {
         &OPEN,
         &[
             &creature("Drummer", "cult_drummer", "Blue", (2, 2), "E", ", overrides: (activeness: Some(20))"),
-            &creature("Lurker", "cave_lurker", "Red", (6, 2), "W", ""),
+            // Might 12: the stone's few dice of damage do not knock it out.
+            &creature("Lurker", "cave_lurker", "Red", (6, 2), "W", ", overrides: (might: Some(12))"),
         ],
     );
     let mut b = battle_where_first(&text, builtin_compendium(), 0);
@@ -191,7 +192,11 @@ fn perc_4_a_deafened_lurker_loses_all_but_adjacent() {
     let log = since(&b, mark);
     assert!(log.contains(&&Event::SenseLost { creature: 1, sense: Sense::Hearing, turns: 3 }), "{log:?}");
     assert!(b.fighter(0).noisy_round.is_some(), "the thrower is loud");
+    assert!(b.fighter(1).can_act(), "still in the fight");
     assert!(!b.perceives(1, 0), "tremorsense 8 no longer reaches 4 steps (PERC-4)");
+    let mut control = b.clone();
+    control.adjust_for_scenario(1, |f| f.senses_lost = [0; 5]);
+    assert!(control.perceives(1, 0), "not deafened, it hears (and feels) the loud thrower");
     assert_eq!(b.fighter(1).sense_range(Sense::Tremor), 1);
     assert_eq!(b.fighter(1).sense_range(Sense::Hearing), 0);
 }

@@ -3,7 +3,8 @@
 //! finish it off, FLOW-7), the creature drags the body to the square, of those it can reach,
 //! that leaves it farthest from every such hostile, at least 3 steps off (a body moves one
 //! square a step, and a heavy one only one square a move: so it drags only when that is
-//! enough). Otherwise it never spends AP on dragging.
+//! enough), and never into a passage one square wide. Otherwise it never spends AP on
+//! dragging.
 
 use crate::battle::{Battle, Command, CreatureId};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
@@ -12,6 +13,20 @@ use crate::rules::grid::{Footprint, Pos, footprint_distance};
 /// it: beyond a reach-2 weapon and a step.
 const DANGER: i32 = 2;
 const SAFE: i32 = 3;
+
+/// Whether a body left on `at` would plug a passage (a square with fewer than 4 open
+/// neighbours: a corridor one square wide). There it blocks its own side's way as much as the
+/// foe's, and a drag only moves the plug: at a choke point that turned fights into standoffs.
+fn in_a_passage(b: &Battle, at: Pos) -> bool {
+    let map = b.map();
+    let open = (-1..=1)
+        .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+        .filter(|&d| d != (0, 0))
+        .map(|(dx, dy)| at.offset(dx, dy))
+        .filter(|&p| map.in_bounds(p) && !map.blocks_movement(p))
+        .count();
+    open < 4
+}
 
 /// The drag worth making now, if any.
 pub(super) fn worth_dragging(b: &Battle, me: CreatureId) -> Option<Command> {
@@ -47,6 +62,7 @@ pub(super) fn worth_dragging(b: &Battle, me: CreatureId) -> Option<Command> {
                 Some((nearest(Footprint::single(rests)), std::cmp::Reverse(field.cost_quarters(at)?), at))
             })
             .filter(|(d, _, _)| *d >= SAFE)
+            .filter(|&(_, _, at)| !in_a_passage(b, field.path_to(at).map(|p| p[p.len() - 2]).unwrap_or(at)))
             .max();
         if let Some((_, _, at)) = best
             && let Some(command) = b.drag_command(me, body.id, at)

@@ -104,6 +104,25 @@ impl Battle {
         }
     }
 
+    /// MOVE-1 for a move or a drag: its AP (TIME-8), the facing switch (GEN-2) and the path's
+    /// shape (from where it stands, somewhere, not absurdly long).
+    pub(super) fn check_move_path(&self, id: CreatureId, path: &[Pos], face: Option<Facing>) -> Result<(), Rejection> {
+        let me = &self.creatures[id as usize];
+        if me.ap < MOVE_AP {
+            return reject("TIME-8", format!("needs {MOVE_AP} AP, {} has {}", me.name, me.ap));
+        }
+        if !self.ruleset.facing && face.is_some() {
+            return reject("GEN-2", "facing is switched off in this ruleset");
+        }
+        if path.len() < 2 || path[0] != me.origin {
+            return reject("MOVE-1", format!("a path must start at {} and go somewhere", me.origin));
+        }
+        if path.len() > 512 {
+            return reject("MOVE-1", "the path is longer than any move");
+        }
+        Ok(())
+    }
+
     /// Would this command be accepted now? Pure: nothing changes.
     pub fn check(&self, creature: CreatureId, command: &Command) -> Result<(), Rejection> {
         self.plan(creature, command).map(|_| ())
@@ -168,16 +187,7 @@ impl Battle {
         };
         match command {
             Command::Move { path, sprint, face } => {
-                need(MOVE_AP)?;
-                if !self.ruleset.facing && face.is_some() {
-                    return reject("GEN-2", "facing is switched off in this ruleset");
-                }
-                if path.len() < 2 || path[0] != me.origin {
-                    return reject("MOVE-1", format!("a path must start at {} and go somewhere", me.origin));
-                }
-                if path.len() > 512 {
-                    return reject("MOVE-1", "the path is longer than any move");
-                }
+                self.check_move_path(id, path, *face)?;
                 self.check_hold(id, path)?;
                 let mover = self.mover(id, *sprint);
                 let occupancy = self.occupancy_for(id);

@@ -31,7 +31,7 @@ pub enum Command {
         #[serde(default)]
         face: Option<Facing>,
     },
-    /// MOVE-13, MOVE-E7: a move (1 AP) dragging an unconscious or dead creature that lies
+    /// MOVE-13, MOVE-E7: a move (1 AP) dragging an unconscious creature that lies
     /// next to the mover; the body follows into the last square the mover leaves.
     Drag {
         creature: CreatureId,

@@ -1,24 +1,24 @@
-//! Dragging a body (MOVE-13, MOVE-E7): during a move, an unconscious or dead creature lying
+//! Dragging a body (MOVE-13, MOVE-E7): during a move, an unconscious creature lying
 //! next to the mover is pulled along; it adds weight ÷ (Might × 10) resistance to every step
 //! and follows into the last square the mover leaves.
 //!
 //! Engine decisions: the dragger and the body are each one square (Medium or smaller), so the
 //! vacated square always fits the body; a drag is a plain move (no sprint); the path may not
-//! cross the body's own square.
+//! cross the body's own square. The dead leave the map in this engine, so MOVE-13's "dead
+//! creature" has no token left to drag.
 
 use super::check::{Plan, reject};
 use super::state::*;
 use super::types::*;
-use crate::rules::costs::MOVE_AP;
 use crate::rules::creature::{Attribute, drag_resistance};
 use crate::rules::facing::Facing;
 use crate::rules::grid::{Pos, footprint_distance};
-use crate::rules::movement::{MoveField, Mover, reachable, validate_path};
+use crate::rules::movement::{MoveField, Mover, Occupant, reachable, validate_path};
 
 impl Battle {
     /// MOVE-13, MOVE-E7: the resistance `id` drags `body` with (None: no Might left).
     pub fn drag_resistance(&self, id: CreatureId, body: CreatureId) -> Option<i32> {
-        let (me, b) = (&self.creatures[id as usize], &self.creatures[body as usize]);
+        let (me, b) = (self.creatures.get(id as usize)?, self.creatures.get(body as usize)?);
         drag_resistance(b.weight, me.attrs.dice(Attribute::Might))
     }
 
@@ -59,46 +59,36 @@ impl Battle {
         path: &[Pos],
         face: Option<Facing>,
     ) -> Result<Plan, Rejection> {
-        let me = &self.creatures[id as usize];
-        if me.ap < MOVE_AP {
-            return reject("TIME-8", format!("needs {MOVE_AP} AP, {} has {}", me.name, me.ap));
-        }
-        if !self.ruleset.facing && face.is_some() {
-            return reject("GEN-2", "facing is switched off in this ruleset");
-        }
-        if path.len() < 2 || path[0] != me.origin {
-            return reject("MOVE-1", format!("a path must start at {} and go somewhere", me.origin));
-        }
-        if path.len() > 512 {
-            return reject("MOVE-1", "the path is longer than any move");
-        }
+        self.check_move_path(id, path, face)?;
         let mover = self.drag_mover(id, body)?;
         let lies = self.creatures[body as usize].origin;
         if path.contains(&lies) {
             return reject("MOVE-E7", format!("the path crosses the square {lies} the body lies on"));
         }
         self.check_hold(id, path)?;
-        let cost = validate_path(&self.map, Some(&self.occupancy_for(id)), &mover, path)
+        let occupancy = self.occupancy_for(id);
+        let cost = validate_path(&self.map, Some(&occupancy), &mover, path)
             .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;
+        // The body's last square must hold nobody it could be put on (a Tiny creature the
+        // dragger may pass over, SPACE-9).
+        let rests = path[path.len() - 2];
+        if occupancy[self.map.index(rests)] != Occupant::Free && rests != path[0] {
+            return reject("SPACE-E5", format!("the body would end on another creature at {rests}"));
+        }
         Ok(Plan::Move { path: path.to_vec(), cost, sprint: false, face, drag: Some(body) })
     }
 
     /// Where `id` could end a move dragging `body` (the query behind the window's drag reach),
     /// or the rule that keeps it from dragging.
     pub fn drag_reachable(&self, id: CreatureId, body: CreatureId) -> Result<MoveField, Rejection> {
-        let me = &self.creatures[id as usize];
-        if me.long_term.is_some() {
-            return reject("TIME-11", format!("{} is busy with a long-term action", me.name));
-        }
-        if me.ap < MOVE_AP {
-            return reject("TIME-8", format!("a move needs {MOVE_AP} AP, {} has {}", me.name, me.ap));
-        }
+        self.may_move_now(id)?;
         let mover = self.drag_mover(id, body)?;
         let mut occupancy = self.occupancy_for(id);
         // The body's square is not on the way (MOVE-E7 here).
         let lies = self.creatures[body as usize].origin;
-        occupancy[self.map.index(lies)] = crate::rules::movement::Occupant::Blocked;
-        reachable(&self.map, Some(&occupancy), &mover, me.origin).map_err(|e| Rejection::new(e.rule(), e.to_string()))
+        occupancy[self.map.index(lies)] = Occupant::Blocked;
+        reachable(&self.map, Some(&occupancy), &mover, self.creatures[id as usize].origin)
+            .map_err(|e| Rejection::new(e.rule(), e.to_string()))
     }
 
     /// The cheapest drag of `body` by `id` to `at`, as a command, if the engine would accept it.
@@ -108,11 +98,16 @@ impl Battle {
         self.check(id, &command).is_ok().then_some(command)
     }
 
-    /// After the dragger's walk along `walked`: the body follows into the last square left.
+    /// After the dragger's walk along `walked`: the body follows into the last square left,
+    /// unless a creature the dragger's side did not know of stands there (then it stays).
     pub(super) fn pull_body(&mut self, id: CreatureId, body: CreatureId, walked: &[Pos]) {
         let Some(&to) = walked.len().checked_sub(2).and_then(|k| walked.get(k)) else { return };
         if !self.creatures[body as usize].is_active() || self.creatures[id as usize].origin != walked[walked.len() - 1]
         {
+            return;
+        }
+        let taken = self.creatures.iter().any(|o| o.id != body && o.is_active() && o.footprint().contains(to));
+        if taken {
             return;
         }
         let from = self.creatures[body as usize].origin;
@@ -120,7 +115,9 @@ impl Battle {
         self.creatures[body as usize].betrayed_to.clear();
         self.refresh_perception_of(body);
         self.sync_perception();
-        self.log_among(Event::Dragged { creature: body, by: id, from, to }, &[body, id]);
+        // Who dragged it is told only to the sides that perceive the dragger (PERC-3).
+        let dragged = |by| Event::Dragged { creature: body, by, from, to };
+        self.log_views(dragged(Some(id)), |b, s| b.knows(s, body).then(|| dragged(b.knows(s, id).then_some(id))));
         // FLOW-10: a body dragged into a hazard ends its (forced) move there.
         self.suffer_hazard(body);
     }

@@ -256,7 +256,9 @@ impl Battle {
             f.origin = *path.last().expect("a path has a start");
             f.noisy_round = Some(self.round);
             // PERC-E6: an invisible creature that moves is no longer where it was located.
-            f.betrayed_to.clear();
+            if path.len() > 1 {
+                f.betrayed_to.clear();
+            }
         }
         self.refresh_perception_of(id);
         let exposed = self.exposure(id);

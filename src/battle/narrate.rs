@@ -127,7 +127,8 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             format!("    {} falls {depth} steps{on}{hurt}", name(b, *creature))
         }
         Event::Dragged { creature, by, to, .. } => {
-            format!("    {} drags {} along to {to}", name(b, *by), name(b, *creature))
+            let by = by.map_or_else(|| "someone unseen".to_string(), |c| name(b, c).to_string());
+            format!("    {by} drags {} along to {to}", name(b, *creature))
         }
         Event::SenseLost { creature, sense, turns } => {
             let s = if *turns == 1 { "" } else { "s" };

@@ -234,9 +234,8 @@ impl Battle {
         occ
     }
 
-    /// MOVE-1, MOVE-8: where one move of this creature can end now, with path costs; or the
-    /// rule that keeps it from moving (TIME-8 no AP, TIME-11 busy, MOVE-6 cannot move).
-    pub fn reachable(&self, id: CreatureId, sprint: bool) -> Result<MoveField, Rejection> {
+    /// TIME-11, TIME-8: whether the creature is free to make a move at all now.
+    pub(super) fn may_move_now(&self, id: CreatureId) -> Result<(), Rejection> {
         let f = &self.creatures[id as usize];
         if f.long_term.is_some() {
             return reject("TIME-11", format!("{} is busy with a long-term action", f.name));
@@ -244,6 +243,14 @@ impl Battle {
         if f.ap < MOVE_AP {
             return reject("TIME-8", format!("a move needs {MOVE_AP} AP, {} has {}", f.name, f.ap));
         }
+        Ok(())
+    }
+
+    /// MOVE-1, MOVE-8: where one move of this creature can end now, with path costs; or the
+    /// rule that keeps it from moving (TIME-8 no AP, TIME-11 busy, MOVE-6 cannot move).
+    pub fn reachable(&self, id: CreatureId, sprint: bool) -> Result<MoveField, Rejection> {
+        self.may_move_now(id)?;
+        let f = &self.creatures[id as usize];
         reachable(&self.map, Some(&self.occupancy_for(id)), &self.mover(id, sprint), f.origin)
             .map_err(|e| Rejection::new(e.rule(), e.to_string()))
     }

@@ -7,15 +7,19 @@ use crate::rules::senses::{Sense, SenseLoss};
 
 impl Battle {
     /// A blow that takes a sense: lost for the victim's next `turns` turns (a longer loss is
-    /// kept if it already has one).
+    /// kept if it already has one; the event says how many turns are left).
     pub(super) fn take_sense(&mut self, id: CreatureId, loss: SenseLoss) {
         let f = &mut self.creatures[id as usize];
         if f.senses.range(loss.sense) == 0 {
             return; // nothing to lose
         }
+        // Taken during its own turn (a counter, a readied blow), the rest of this turn does not
+        // count as one of the next ones.
+        let during_own_turn = self.order.get(self.turn) == Some(&id);
         let slot = &mut f.senses_lost[loss.sense.index()];
-        *slot = (*slot).max(loss.turns);
-        self.log_about(Event::SenseLost { creature: id, sense: loss.sense, turns: loss.turns }, &[id]);
+        *slot = (*slot).max(loss.turns + u32::from(during_own_turn));
+        let turns = *slot - u32::from(during_own_turn);
+        self.log_about(Event::SenseLost { creature: id, sense: loss.sense, turns }, &[id]);
         self.refresh_perception_of(id);
         self.sync_perception();
     }

@@ -39,10 +39,17 @@ impl Battle {
 
     pub(super) fn end_turn(&mut self) {
         if let Phase::Turn(c) = self.phase {
-            self.log_about(Event::TurnEnded { creature: c }, &[c]);
-            self.wear_off_sense_loss(c);
+            self.turn_ended(c);
         }
         self.advance_turns();
+    }
+
+    /// A creature's turn is over, however it ended (its command, a long-term action still
+    /// under way, knocked out at its start): told, and a lost sense comes a turn closer to
+    /// returning (FLOW-D3).
+    fn turn_ended(&mut self, id: CreatureId) {
+        self.log_about(Event::TurnEnded { creature: id }, &[id]);
+        self.wear_off_sense_loss(id);
     }
 
     /// Step through the order to the next creature that needs input, ending rounds on the way.
@@ -189,7 +196,7 @@ impl Battle {
         // FLOW-10: a turn begun in a hazard starts with its harm.
         self.suffer_hazard(id);
         if !self.creatures[id as usize].is_active() {
-            self.log_about(Event::TurnEnded { creature: id }, &[id]);
+            self.turn_ended(id);
             self.check_victory(false);
             return false;
         }
@@ -198,7 +205,7 @@ impl Battle {
             return false;
         }
         if self.creatures[id as usize].attrs.is_unconscious() {
-            self.log_about(Event::TurnEnded { creature: id }, &[id]);
+            self.turn_ended(id);
             return false;
         }
         if let Some(mut lt) = self.creatures[id as usize].long_term.take() {
@@ -210,7 +217,7 @@ impl Battle {
             self.log_about(Event::LongTermProgress { creature: id, paid, remaining: lt.remaining }, &[id]);
             if lt.remaining > 0 {
                 self.creatures[id as usize].long_term = Some(lt);
-                self.log_about(Event::TurnEnded { creature: id }, &[id]);
+                self.turn_ended(id);
                 return false;
             }
             match self.plan_attack(id, &lt.weapon, &lt.target, &lt.additives, true) {

@@ -243,10 +243,11 @@ pub enum Event {
         /// Where it comes to rest (beside `onto`, if it landed on someone).
         rest: Pos,
     },
-    /// MOVE-13, MOVE-E7: `by` dragged the body from `from` into the square it left, `to`.
+    /// MOVE-13, MOVE-E7: `by` dragged the body from `from` into the square it left, `to`
+    /// (None for a side that does not perceive the dragger).
     Dragged {
         creature: CreatureId,
-        by: CreatureId,
+        by: Option<CreatureId>,
         from: Pos,
         to: Pos,
     },
@@ -466,7 +467,7 @@ impl Event {
             Readied { creature, trigger: ReadyTrigger::ComesIntoView { creature: c }, .. } => vec![*creature, *c],
             ItemUsed { creature, on, .. } => vec![*creature, *on],
             InvisibleLocated { creature, attacker, .. } => vec![*creature, *attacker],
-            Dragged { creature, by, .. } => vec![*creature, *by],
+            Dragged { creature, by, .. } => std::iter::once(*creature).chain(*by).collect(),
             TurnStarted { creature, .. }
             | SenseLost { creature, .. }
             | SenseRegained { creature, .. }

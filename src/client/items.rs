@@ -168,7 +168,7 @@ pub fn draw_item_mark(gizmos: &mut Gizmos, at: Pos, on_use: Option<&ItemUse>) {
     }
 }
 
-/// MOVE-13: the bodies (unconscious or dead, perceived) `me` could drag now, a friend first.
+/// MOVE-13: the bodies (unconscious, perceived) `me` could drag now, a friend first.
 pub fn draggable_bodies(b: &Battle, me: CreatureId) -> Vec<CreatureId> {
     let side = b.fighter(me).side;
     let mut bodies: Vec<CreatureId> = b

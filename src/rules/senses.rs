@@ -78,6 +78,9 @@ pub fn smell_reaches(map: &GridMap, from: Footprint, to: Footprint, range: i32) 
     let (x0, y0) = ((from.origin.x - range).max(0), (from.origin.y - range).max(0));
     let x1 = (from.origin.x + from.side - 1 + range).min(map.width() - 1);
     let y1 = (from.origin.y + from.side - 1 + range).min(map.height() - 1);
+    if x0 > x1 || y0 > y1 {
+        return false; // the source lies off the map
+    }
     let w = (x1 - x0 + 1) as usize;
     let slot = |p: Pos| (p.y - y0) as usize * w + (p.x - x0) as usize;
     let inside = |p: Pos| p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1;
