@@ -42,9 +42,10 @@ impl Battle {
             return false;
         }
         // PERC-4: the ranges it perceives by now (a lost habitual sense shrinks them all to 1).
-        let range = |s: Sense| v.sense_range(s);
+        let ranges = v.sense_ranges();
+        let range = |s: Sense| ranges[s.index()];
         // PERC-E2: a creature with no senses left perceives only itself.
-        if Sense::ALL.iter().all(|&s| range(s) == 0) {
+        if ranges == [0; 5] {
             return false;
         }
         let (vf, tf) = (Footprint::new(at.origin, v.size.footprint()), Footprint::new(t_origin, t.size.footprint()));

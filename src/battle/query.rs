@@ -335,27 +335,39 @@ impl Battle {
             .targets
             .iter()
             .filter(|run| self.side_perceives(side, run.id))
-            .map(|run| {
-                let t = &self.creatures[run.id as usize];
-                let s = &run.strike;
-                AttackPreview {
-                    attacker,
-                    target: run.id,
-                    weapon: flow.weapon.key.clone(),
-                    dice: s.dice,
-                    segments: flow.weapon.weapon.segments,
-                    protection: s.protection,
-                    cover: s.cover,
-                    rear: s.rear,
-                    coup_de_grace: run.coup_de_grace,
-                    ap,
-                    in_reach: Ok(()),
-                    defendable: s.defendable.map_err(Undefendable::rejection),
-                    defenses: self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, false),
-                    forced: self.forced_outcome((me.side, me.footprint()), &flow.weapon, t.id, t.origin),
-                }
-            })
+            .map(|run| self.preview_of_run(&flow, run, ap))
             .collect())
+    }
+
+    /// What one target of a checked attack faces: the strike as worked out for it, its
+    /// defenses, and any forced move (for area previews and the open reaction window).
+    pub(super) fn preview_of_run(
+        &self,
+        flow: &super::attack::AttackFlow,
+        run: &super::attack::TargetRun,
+        ap: i32,
+    ) -> AttackPreview {
+        let a = &self.creatures[flow.attacker as usize];
+        let t = &self.creatures[run.id as usize];
+        let s = &run.strike;
+        let defenses =
+            self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, run.defense_paid);
+        AttackPreview {
+            attacker: flow.attacker,
+            target: run.id,
+            weapon: flow.weapon.key.clone(),
+            dice: s.dice,
+            segments: flow.weapon.weapon.segments,
+            protection: s.protection,
+            cover: s.cover,
+            rear: s.rear,
+            coup_de_grace: run.coup_de_grace,
+            ap,
+            in_reach: Ok(()),
+            defendable: s.defendable.map_err(Undefendable::rejection),
+            defenses,
+            forced: self.forced_outcome((a.side, a.footprint()), &flow.weapon, t.id, t.origin),
+        }
     }
 
     /// What a single-target attack would roll with the attacker at `q.from` and the target at

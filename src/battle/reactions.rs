@@ -3,8 +3,7 @@
 
 use super::attack::{AttackFlow, PendingAttack, TargetRun};
 use super::check::{Plan, reject};
-use super::engage::Undefendable;
-use super::query::{AttackPreview, WindowPreview};
+use super::query::WindowPreview;
 use super::state::*;
 use super::types::*;
 use crate::rules::attack::Defense;
@@ -283,36 +282,13 @@ impl Battle {
         let flow = &w.attack.flow;
         let run = flow.targets.iter().find(|r| r.id == w.creature)?;
         let t = &self.creatures[w.creature as usize];
-        let s = &run.strike;
-        let mut defenses =
-            self.defense_options(t, t.posture, &flow.weapon.weapon.defenses, &s.defendable, run.defense_paid);
+        let mut attack = self.preview_of_run(flow, run, flow.ap_paid);
         // TIME-15: one reaction per chain.
-        for d in &mut defenses {
+        for d in &mut attack.defenses {
             if d.allowed.is_ok() && !run.defense_paid && t.reacted_chain == flow.chain {
                 d.allowed = reject("TIME-15", format!("{} has already reacted in this chain", t.name));
             }
         }
-        let attack = AttackPreview {
-            attacker: flow.attacker,
-            target: w.creature,
-            weapon: flow.weapon.key.clone(),
-            dice: s.dice,
-            segments: flow.weapon.weapon.segments,
-            protection: s.protection,
-            cover: s.cover,
-            rear: s.rear,
-            coup_de_grace: run.coup_de_grace,
-            ap: flow.ap_paid,
-            in_reach: Ok(()),
-            defendable: s.defendable.map_err(Undefendable::rejection),
-            defenses,
-            forced: self.forced_outcome(
-                (self.creatures[flow.attacker as usize].side, self.creatures[flow.attacker as usize].footprint()),
-                &flow.weapon,
-                t.id,
-                t.origin,
-            ),
-        };
         let points = if w.kind == WindowKind::Defense { flow.pending_points } else { None };
         Some(WindowPreview {
             creature: w.creature,
@@ -323,7 +299,7 @@ impl Battle {
             ranged: flow.weapon.weapon.range.ranged,
             attack,
             points,
-            damage_if_taken: points.map(|p| (p - s.protection).max(0)),
+            damage_if_taken: points.map(|p| (p - run.strike.protection).max(0)),
         })
     }
 }

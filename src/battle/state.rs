@@ -116,11 +116,25 @@ impl Fighter {
     /// How far it perceives by `sense` now: 0 if it lacks or has lost the sense; at most the
     /// adjacent squares while its habitual sense is lost (PERC-4).
     pub fn sense_range(&self, sense: Sense) -> i32 {
-        if self.senses_lost[sense.index()] > 0 {
-            return 0;
+        self.sense_ranges()[sense.index()]
+    }
+    /// Every sense's range now, indexed by `Sense::index` (the perception test's hot path: a
+    /// creature that has lost nothing pays for no more than copying its ranges).
+    pub fn sense_ranges(&self) -> [i32; 5] {
+        let s = &self.senses;
+        let mut ranges = [s.vision, s.hearing, s.smell, s.tremor, s.supernatural];
+        if self.senses_lost == [0; 5] {
+            return ranges;
         }
-        let range = self.senses.range(sense);
-        if self.senses.habitual().is_some_and(|h| self.senses_lost[h.index()] > 0) { range.min(1) } else { range }
+        let habitual_lost = s.habitual().is_some_and(|h| self.senses_lost[h.index()] > 0);
+        for (k, r) in ranges.iter_mut().enumerate() {
+            if self.senses_lost[k] > 0 {
+                *r = 0;
+            } else if habitual_lost {
+                *r = (*r).min(1);
+            }
+        }
+        ranges
     }
     /// Whether a sense of its is lost now (blinded: `Sense::Vision`).
     pub fn has_lost(&self, sense: Sense) -> bool {

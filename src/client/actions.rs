@@ -108,7 +108,7 @@ fn build_bar(
             }
             // MOVE-13: a body next to it can be dragged; the pointer says where to.
             if let Some(&body) = super::items::draggable_bodies(b, me).first() {
-                let label = format!("Drag {} ({}: to the pointer)", b.fighter(body).name, keys.of(PlayerAction::Drag));
+                let label = format!("Drag {} to the pointer ({})", b.fighter(body).name, keys.of(PlayerAction::Drag));
                 items.push((label, PlayerAction::Drag, false));
             }
             if f.readied.is_none()
