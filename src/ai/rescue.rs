@@ -47,7 +47,6 @@ pub(super) fn worth_dragging(b: &Battle, me: CreatureId) -> Option<Command> {
             && o.id != me
             && o.is_active()
             && o.attrs.is_unconscious()
-            && !o.attrs.is_dead()
             && footprint_distance(f.footprint(), o.footprint()) == 1
             && nearest(o.footprint()) <= DANGER
     });

@@ -32,11 +32,9 @@ impl Battle {
         if body == id || !b.is_active() || !self.knows(side, body) {
             return reject("PERC-3", "there is no body it perceives to drag");
         }
-        if !b.attrs.is_unconscious() && !b.attrs.is_dead() {
-            return reject(
-                "MOVE-13",
-                format!("{} is conscious: only an unconscious or dead creature is dragged", b.name),
-            );
+        // The dead leave the battle's map (`Presence::Dead`), so only the unconscious remain.
+        if !b.attrs.is_unconscious() {
+            return reject("MOVE-13", format!("{} is conscious: only an unconscious creature is dragged", b.name));
         }
         if me.size.footprint() != 1 || b.size.footprint() != 1 {
             return reject("MOVE-E7", "dragging is for creatures of one square (Medium or smaller) in this engine");
