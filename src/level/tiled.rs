@@ -129,6 +129,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
     let mut grid: Vec<Vec<String>> = vec![vec!["floor".to_string(); w as usize]; h as usize];
     let mut saw_tiles = false;
     let mut creatures: Vec<CreatureDef> = Vec::new();
+    let mut items: Vec<super::ItemOnMap> = Vec::new();
     let mut sides: Vec<String> = Vec::new();
     for layer in map.layers() {
         match layer.layer_type() {
@@ -159,6 +160,15 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
                         }
                         grid[row as usize][x as usize] = name;
                     }
+                }
+            }
+            // TIME-18: items lying on the map, one object each, its string property `item`
+            // naming the compendium entry.
+            LayerType::Objects(objects) if layer.name == "items" => {
+                for o in objects.objects() {
+                    let item = ground_item(&o, &map, compendium)
+                        .map_err(|m| err(format!("object {} \"{}\": {m}", o.id(), o.name)))?;
+                    items.push(item);
                 }
             }
             LayerType::Objects(objects) if layer.name == "creatures" => {
@@ -250,7 +260,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
         max_rounds,
         encounter_opening,
         objects: Vec::new(),
-        items: Vec::new(),
+        items,
     };
     // The same checks as any level file.
     let doc = super::editing::EditorDoc::new(level, None);
@@ -258,7 +268,8 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
     Ok(doc.level().clone())
 }
 
-fn creature(o: &tiled::Object, map: &tiled::Map, compendium: &Compendium) -> Result<CreatureDef, String> {
+/// The square an object stands on (its point; a tile object's foot), y counted from the south.
+fn object_square(o: &tiled::Object, map: &tiled::Map) -> Result<(i32, i32), String> {
     let (tw, th) = (map.tile_width.max(1) as f32, map.tile_height.max(1) as f32);
     // A tile object's (x, y) is its bottom-left corner; a point or rectangle's, its top-left.
     let foot = if o.tile_data().is_some() { o.y - 0.5 } else { o.y };
@@ -267,7 +278,28 @@ fn creature(o: &tiled::Object, map: &tiled::Map, compendium: &Compendium) -> Res
     if !(o.x.is_finite() && foot.is_finite()) || col < 0.0 || row < 0.0 || col >= w || row >= h {
         return Err(format!("at pixel ({}, {}), off the {}×{} map", o.x, o.y, map.width, map.height));
     }
-    let at = (col as i32, map.height as i32 - 1 - row as i32);
+    Ok((col as i32, map.height as i32 - 1 - row as i32))
+}
+
+/// An object of the `items` layer: an item lying on its square.
+fn ground_item(o: &tiled::Object, map: &tiled::Map, compendium: &Compendium) -> Result<super::ItemOnMap, String> {
+    let at = object_square(o, map)?;
+    if let Some(other) = o.properties.keys().find(|k| *k != "item") {
+        return Err(format!("unknown property '{other}' (an item has only 'item')"));
+    }
+    let item = o
+        .properties
+        .get("item")
+        .and_then(text)
+        .ok_or_else(|| "an item needs the string property 'item'".to_string())?;
+    if !compendium.items.contains_key(&item) {
+        return Err(format!("item '{item}' is not in the compendium"));
+    }
+    Ok(super::ItemOnMap { at, item })
+}
+
+fn creature(o: &tiled::Object, map: &tiled::Map, compendium: &Compendium) -> Result<CreatureDef, String> {
+    let at = object_square(o, map)?;
     let mut c = CreatureDef::new(o.name.trim(), "", "", at);
     let mut props: Vec<(&String, &PropertyValue)> = o.properties.iter().collect();
     props.sort_by_key(|(k, _)| k.as_str());
@@ -305,13 +337,22 @@ fn creature(o: &tiled::Object, map: &tiled::Map, compendium: &Compendium) -> Res
                 }
                 c.ai = Some(p);
             }
+            // TIME-18: what it carries, compendium keys separated by commas.
+            "items" => {
+                for key in s()?.split(',').map(str::trim).filter(|k| !k.is_empty()) {
+                    if !compendium.items.contains_key(key) {
+                        return Err(format!("item '{key}' is not in the compendium"));
+                    }
+                    c.items.push(key.to_string());
+                }
+            }
             "hidden" => match value {
                 PropertyValue::BoolValue(b) => c.hidden = *b,
                 _ => return Err("property 'hidden' must be a bool".into()),
             },
             other => {
                 return Err(format!(
-                    "unknown property '{other}' (known: template, side, facing, posture, controller, ai, hidden)"
+                    "unknown property '{other}' (known: template, side, facing, posture, controller, ai, items, hidden)"
                 ));
             }
         }

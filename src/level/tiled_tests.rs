@@ -32,6 +32,9 @@ fn the_example_map_imports_as_a_valid_level() {
     let glyph = level.map[(8 - 1 - wolf.at.1) as usize].chars().nth(wolf.at.0 as usize).unwrap();
     assert_eq!(level.legend[&glyph], "wheat", "the wolf lies in the wheat");
     assert_eq!(level.creatures.iter().find(|c| c.name == "Dire wolf").unwrap().ai.as_deref(), Some("berserk"));
+    // TIME-18: what a creature carries and what lies on the map.
+    assert_eq!(level.creatures.iter().find(|c| c.name == "Cato").unwrap().items, ["arrow_bundle"]);
+    assert_eq!(level.items, [crate::level::ItemOnMap { at: (1, 2), item: "healing_draught".into() }]);
     assert_eq!(
         level.sides.iter().map(|s| (s.name.as_str(), s.human)).collect::<Vec<_>>(),
         [("Travellers", true), ("Wolves", false)]
@@ -79,6 +82,15 @@ fn bad_maps_are_refused_naming_what_and_where() {
         (
             EXAMPLE.replace("width=\"12\" height=\"8\" tilewidth", "width=\"12\" height=\"300\" tilewidth"),
             "height is 300",
+        ),
+        (
+            EXAMPLE.replace("value=\"healing_draught\"", "value=\"elixir\""),
+            "object 8 \"Draught\": item 'elixir' is not in the compendium",
+        ),
+        (EXAMPLE.replace("name=\"item\" value", "name=\"itme\" value"), "unknown property 'itme'"),
+        (
+            EXAMPLE.replace("value=\"arrow_bundle\"", "value=\"arrows, rope\""),
+            "object 2 \"Cato\": item 'arrows' is not",
         ),
         // Two creatures on one square: the level's own check, passed on.
         (EXAMPLE.replace("x=\"80\" y=\"144\"", "x=\"48\" y=\"144\""), "overlaps"),
