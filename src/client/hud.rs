@@ -1,12 +1,11 @@
 //! The side panel (battle state, the creature in turn, what is under the cursor with attack
 //! odds, controls), the log strip, and the banner for prompts, refusals and the outcome.
 
+use super::card::{creature_card, pools};
 use super::input::{Choice, Hover, Intent, player_awaited};
 use super::screens::{BattlePhase, OnBattleScreen, Screen};
 use super::{Notice, PANEL_WIDTH, Viewer, shown_creature_at};
-use crate::battle::{
-    ActiveBattle, AiExplained, Battle, Command, CreatureId, Explanation, Fighter, Outcome, WindowKind,
-};
+use crate::battle::{ActiveBattle, AiExplained, Battle, Command, CreatureId, Explanation, Outcome, WindowKind};
 use crate::rules::facing::{Actor, sector_for};
 use crate::rules::grid::{Pos, footprint_distance};
 use crate::rules::los::sight_line;
@@ -220,102 +219,6 @@ pub(super) fn plain(s: &str) -> String {
             _ => '?',
         })
         .collect()
-}
-
-fn pools(f: &Fighter) -> String {
-    let names = ["Might", "Activeness", "Spirit"];
-    f.attrs
-        .pools
-        .iter()
-        .zip(names)
-        .filter_map(|(p, n)| p.map(|p| format!("{n} {}/{}", p.current, p.max)))
-        .collect::<Vec<_>>()
-        .join("  ")
-}
-
-/// PERC-1, PERC-4, PERC-E6, FLOW-D3: what it perceives by, what it relies on, what it has
-/// lost and for how many more of its turns, and whether it is invisible.
-fn senses_line(f: &Fighter) -> String {
-    use crate::rules::senses::Sense;
-    let mut parts: Vec<String> = Sense::ALL
-        .into_iter()
-        .filter(|&s| f.senses.range(s) > 0)
-        .map(|s| {
-            let lost = f.senses_lost[s.index()];
-            let dark = if s == Sense::Vision && f.senses.darkvision { " in the dark too" } else { "" };
-            if lost > 0 {
-                format!("{} ({}, {lost} more turns)", s.name(), s.lost_word())
-            } else {
-                format!("{} {}{dark}", s.name(), f.senses.range(s))
-            }
-        })
-        .collect();
-    if parts.is_empty() {
-        parts.push("none".into());
-    }
-    let relies = f.senses.habitual().map_or(String::new(), |h| format!("; relies on {}", h.name()));
-    let invisible = if f.invisible { "; INVISIBLE (PERC-E6)" } else { "" };
-    format!("senses: {}{relies}{invisible}", parts.join(", "))
-}
-
-fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: Option<&Choice>) {
-    let _ = writeln!(out, "{}  ({})", f.name, b.sides()[f.side].name);
-    let _ = writeln!(
-        out,
-        "  AP {}/{}  speed {}  {}, facing {}",
-        f.ap,
-        f.max_ap,
-        f.speed,
-        f.posture.name(),
-        f.facing.name()
-    );
-    let _ = writeln!(out, "  {}", pools(f));
-    let p = &f.protection;
-    let _ = writeln!(out, "  protection: physical {}, erosion {}, spectral {}", p.physical, p.erosion, p.spectral);
-    if !f.abilities.is_empty() {
-        let names: Vec<String> = f
-            .abilities
-            .iter()
-            .map(|(_, a)| match a.effect {
-                crate::level::compendium::AbilityEffect::Additive { ap, dice, .. } => {
-                    format!("{} (+{ap} AP, +{dice} dice)", a.name)
-                }
-                crate::level::compendium::AbilityEffect::QuickStep { ap } => format!("{} (reaction, {ap} AP)", a.name),
-                crate::level::compendium::AbilityEffect::CounterAttack { ap } => {
-                    format!("{} (reaction, {ap} AP)", a.name)
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "  abilities: {}", names.join(", "));
-    }
-    let _ = writeln!(out, "  {}", senses_line(f));
-    if !f.items.is_empty() {
-        let names: Vec<&str> = f.items.iter().map(|k| b.item_name(k)).collect();
-        let _ = writeln!(out, "  carries: {}", names.join(", "));
-    }
-    if let Some(r) = &f.readied {
-        let name = f.weapon(&r.weapon).map_or(r.weapon.as_str(), |w| w.weapon.name.as_str());
-        let _ = writeln!(
-            out,
-            "  readied: {name} (TIME-E10: fires at {})",
-            r.trigger.describe(|c| b.fighter(c).name.clone())
-        );
-    }
-    if f.attrs.is_unconscious() {
-        let _ = writeln!(out, "  UNCONSCIOUS");
-    }
-    if let Some(choice) = choice {
-        for (k, w) in f.weapons.iter().enumerate() {
-            let mark = if choice.weapon.as_deref() == Some(w.key.as_str()) { ">" } else { " " };
-            let ammo = w.ammo.map_or(String::new(), |a| format!(", {a} left"));
-            let range = if w.weapon.range.ranged {
-                format!("range {}", w.weapon.range.max)
-            } else {
-                format!("reach {}", w.weapon.range.max)
-            };
-            let _ = writeln!(out, " {mark}{} {} ({} AP, {range}{ammo})", k + 1, w.weapon.name, w.weapon.ap);
-        }
-    }
 }
 
 fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &Intent) {

@@ -11,6 +11,7 @@ mod actions;
 mod art;
 mod bindings;
 mod board;
+mod card;
 mod click;
 mod cursor;
 pub mod editor;
