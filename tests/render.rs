@@ -54,6 +54,46 @@ fn screenshot(name: &str, args: &[&str]) -> Option<Shot> {
     screenshot_of("play", name, args)
 }
 
+/// Run `attempt` until the virtual X server it starts is really there, at most three times.
+/// Under load an Xvfb started by `xvfb-run` now and then is not up when the game connects
+/// (`XOpenDisplayFailed`): that is the test machine failing, not the game, so only that is
+/// retried; every other failure is reported at once.
+fn with_a_display<T: DisplayOutcome>(mut attempt: impl FnMut() -> T) -> std::process::Output {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let outcome = attempt();
+        if !outcome.no_display() || tries == 3 {
+            return outcome.output();
+        }
+        eprintln!("the virtual display was not there (XOpenDisplayFailed); trying again");
+    }
+}
+
+/// What one attempt gave: its output, and whether the display never came up.
+trait DisplayOutcome {
+    fn no_display(&self) -> bool;
+    fn output(self) -> std::process::Output;
+}
+
+impl DisplayOutcome for std::process::Output {
+    fn no_display(&self) -> bool {
+        String::from_utf8_lossy(&self.stderr).contains("XOpenDisplayFailed")
+    }
+    fn output(self) -> std::process::Output {
+        self
+    }
+}
+
+impl DisplayOutcome for (std::process::Output, bool) {
+    fn no_display(&self) -> bool {
+        self.1 || self.0.no_display()
+    }
+    fn output(self) -> std::process::Output {
+        self.0
+    }
+}
+
 /// A screenshot of `meshal-tactics SUBCOMMAND ARGS… --screenshot FILE`.
 fn screenshot_of(subcommand: &str, name: &str, args: &[&str]) -> Option<Shot> {
     let Some(xvfb) = xvfb_run() else {
@@ -64,15 +104,17 @@ fn screenshot_of(subcommand: &str, name: &str, args: &[&str]) -> Option<Shot> {
     let dir = std::env::temp_dir().join(format!("meshal-render-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(name);
-    let out = Command::new(xvfb)
-        .args(xvfb_args())
-        .args([env!("CARGO_BIN_EXE_meshal-tactics"), subcommand])
-        .args(args)
-        .arg("--screenshot")
-        .arg(&path)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let out = with_a_display(|| {
+        Command::new(&xvfb)
+            .args(xvfb_args())
+            .args([env!("CARGO_BIN_EXE_meshal-tactics"), subcommand])
+            .args(args)
+            .arg("--screenshot")
+            .arg(&path)
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    });
     assert!(
         out.status.success(),
         "the window failed: {}\n{}",
@@ -156,13 +198,18 @@ fn flow_dir(name: &str) -> PathBuf {
 /// Run a flow script (it drives `$GAME` with xdotool) under its own Xvfb in `dir`; the game
 /// must quit cleanly. Its log, for the failure messages.
 fn run_flow(xvfb: &Path, dir: &Path, script: &str) -> String {
-    let out = Command::new(xvfb)
-        .args(xvfb_args())
-        .args(["bash", "-c", script])
-        .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
-        .current_dir(dir)
-        .output()
-        .unwrap();
+    let out = with_a_display(|| {
+        let out = Command::new(xvfb)
+            .args(xvfb_args())
+            .args(["bash", "-c", script])
+            .env("GAME", env!("CARGO_BIN_EXE_meshal-tactics"))
+            .current_dir(dir)
+            .output()
+            .unwrap();
+        // The game's own log says whether the display was there at all.
+        let log = std::fs::read_to_string(dir.join("game.log")).unwrap_or_default();
+        (out, log.contains("XOpenDisplayFailed"))
+    });
     let log = std::fs::read_to_string(dir.join("game.log")).unwrap_or_default();
     assert!(out.status.success(), "the game did not quit cleanly: {}\n{log}", String::from_utf8_lossy(&out.stderr));
     log
@@ -289,13 +336,15 @@ fn the_frame_report_runs_on_the_great_field() {
         assert!(std::env::var_os("CI").is_none(), "CI must install xvfb (see .ci/run)");
         return;
     };
-    let out = Command::new(xvfb)
-        .args(xvfb_args())
-        .args([env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
-        .args(["levels/great_field.level.ron", "--watch", "--seed", "1", "--ai-delay", "0", "--frame-report", "60"])
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .unwrap();
+    let out = with_a_display(|| {
+        Command::new(&xvfb)
+            .args(xvfb_args())
+            .args([env!("CARGO_BIN_EXE_meshal-tactics"), "play"])
+            .args(["levels/great_field.level.ron", "--watch", "--seed", "1", "--ai-delay", "0", "--frame-report", "60"])
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .output()
+            .unwrap()
+    });
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout.contains("frame report: 60 frames during AI turns on The Great Field"), "{stdout}");
