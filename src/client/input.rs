@@ -449,26 +449,16 @@ fn act(
             } else if pressed(PlayerAction::Door) {
                 let door = hover.square.and_then(|at| battle.battle.object_at(at).map(|i| (at, i)));
                 door.map(|(at, i)| Command::Door { at, open: !battle.battle.objects()[i].open })
-            } else if pressed(PlayerAction::Drag) {
-                let c = super::items::drag_command(b, me, hover.square);
-                if c.is_none() {
-                    notice.0 = format!("{}: no body next to it can be dragged to that square (MOVE-13)", f.name);
-                }
-                c.map(|(c, _)| c)
             } else if pressed(PlayerAction::Ready) {
                 let c = super::items::ready_command(b, me, choice.weapon.as_deref());
                 if c.is_none() {
                     notice.0 = format!("{} has no single-target weapon with its AP + 1 to spare", f.name);
                 }
                 c.map(|(c, _)| c)
-            } else if let Some(k) =
-                [PlayerAction::UseItem, PlayerAction::PickUp, PlayerAction::GiveItem, PlayerAction::DropItem]
-                    .into_iter()
-                    .find(|&k| pressed(k))
-            {
+            } else if let Some(k) = super::items::KEYS.into_iter().find(|&k| pressed(k)) {
                 let c = super::items::command_for(k, b, me, hover.square);
                 if c.is_none() {
-                    notice.0 = format!("{}: nothing of the kind can be done now", f.name);
+                    notice.0 = format!("{}: {}", f.name, super::items::why_not(k));
                 }
                 c.map(|(c, _)| c)
             } else {

@@ -87,7 +87,22 @@ pub fn command_for(
         PickUp => pick_up_command(b, me, hovered),
         GiveItem => give_command(b, me, hovered),
         DropItem => drop_command(b, me),
+        Drag => drag_command(b, me, hovered),
         _ => None,
+    }
+}
+
+/// The keys `command_for` answers.
+pub const KEYS: [super::input::PlayerAction; 5] = {
+    use super::input::PlayerAction::*;
+    [UseItem, PickUp, GiveItem, DropItem, Drag]
+};
+
+/// What the notice says when a key of `KEYS` gives no command now.
+pub fn why_not(key: super::input::PlayerAction) -> &'static str {
+    match key {
+        super::input::PlayerAction::Drag => "no body next to it can be dragged to that square (MOVE-13)",
+        _ => "nothing of the kind can be done now",
     }
 }
 
