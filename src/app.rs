@@ -146,7 +146,13 @@ fn begin_battle(world: &mut World) {
     let content = &world.resource::<Content>().0;
     let built = match &setup.resume {
         Some(log) => Battle::from_log(&setup.level, content, log),
-        None => Battle::new(&setup.level, content, setup.seed),
+        // DICE-13, GEN-E1: Expense of Fate is offered to the player's own side.
+        None => {
+            let sides = &setup.level.level.sides;
+            let player: Vec<String> =
+                setup.player_side.and_then(|s| sides.get(s)).map(|s| s.name.clone()).into_iter().collect();
+            Battle::with_players(&setup.level, content, setup.seed, &player)
+        }
     };
     let staged = built.map_err(|e| e.to_string()).and_then(|mut b| match setup.actor {
         Some(actor) => b.skip_to_turn_of(actor).map(|()| b).map_err(|r| r.to_string()),

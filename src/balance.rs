@@ -22,6 +22,8 @@ pub mod plot;
 pub struct AiSetup {
     pub side_profiles: Option<Vec<Option<String>>>,
     pub explain: bool,
+    /// The sides a person plays (`run --fate SIDE`): offered Expense of Fate (DICE-13).
+    pub players: Vec<String>,
 }
 
 pub struct PlayedOut {
@@ -45,7 +47,7 @@ pub fn play_out(
     script: Option<CommandScript>,
     ai: &AiSetup,
 ) -> Result<PlayedOut, String> {
-    let battle = Battle::new(level, compendium, seed)?;
+    let battle = Battle::with_players(level, compendium, seed, &ai.players)?;
     let controllers = vec![Controller::Ai; battle.sides().len()];
     let mut active = ActiveBattle::new(battle, controllers);
     if let Some(s) = &script {

@@ -141,6 +141,10 @@ enum Command {
         /// AI profile: PROFILE for every side, or SIDE=PROFILE (repeatable).
         #[arg(long = "ai")]
         ai: Vec<String>,
+        /// Offer Expense of Fate (DICE-13) to this side, as to a person playing it (repeatable;
+        /// the script's Fate entries answer it, the AI its own creatures).
+        #[arg(long = "fate")]
+        fate: Vec<String>,
     },
     /// Mirrored AI duel: profile A against profile B, each on each side half the time.
     Duel {
@@ -411,8 +415,8 @@ fn main() -> ExitCode {
     match cli.command.unwrap_or(Command::Play(PlayArgs { ai_delay: 0.35, frames: 30, ..PlayArgs::default() })) {
         Command::Rules { command } => run_rules(command),
         Command::Check { levels } => cli::check(&levels),
-        Command::Run { level, seed, commands, log, side, quiet, explain, ai } => {
-            cli::run::run(&cli::run::RunArgs { level, seed, commands, log, side, quiet, explain, ai })
+        Command::Run { level, seed, commands, log, side, quiet, explain, ai, fate } => {
+            cli::run::run(&cli::run::RunArgs { level, seed, commands, log, side, quiet, explain, ai, fate })
         }
         Command::Duel { level, a, b, batch: BatchArgs { runs, seed, jobs, json } } => {
             cli::batch::duel(&cli::batch::DuelArgs { level, a, b, runs: runs.unwrap_or(100), seed, jobs, json })

@@ -14,6 +14,7 @@
 mod areas;
 mod clock;
 mod doors;
+mod fate;
 mod intent;
 mod items;
 mod lookahead;
@@ -24,6 +25,8 @@ mod rescue;
 mod situation;
 pub mod tactical;
 mod threat;
+
+pub use fate::MOST_FATE_DICE;
 
 use crate::battle::{
     ActiveBattle, AiExplained, Battle, BattleSystems, Command, Controller, CreatureId, Explanation, Explanations,
@@ -186,7 +189,7 @@ fn fallback(window: Option<WindowKind>) -> Command {
     match window {
         None => Command::EndTurn,
         Some(WindowKind::Defense) => Command::Defend { defense: None },
-        Some(WindowKind::BeforeAttack) => Command::Pass,
+        Some(WindowKind::BeforeAttack | WindowKind::Fate) => Command::Pass,
     }
 }
 
@@ -228,7 +231,7 @@ pub fn best_defense(battle: &Battle) -> Option<crate::rules::attack::Defense> {
 pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> Command {
     match window {
         Some(WindowKind::Defense) => return Command::Defend { defense: best_defense(battle) },
-        Some(WindowKind::BeforeAttack) => return Command::Pass,
+        Some(WindowKind::BeforeAttack | WindowKind::Fate) => return Command::Pass,
         None => {}
     }
     let f = battle.fighter(me);

@@ -98,6 +98,7 @@ pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProf
     match window {
         Some(WindowKind::Defense) => super::reactions::defend(b, me),
         Some(WindowKind::BeforeAttack) => (super::reactions::before_attack(b, me), None),
+        Some(WindowKind::Fate) => (super::fate::answer(b, me), None),
         None => {
             let choice = ranked_turn(b, me, p);
             (choice.command, choice.explanation)

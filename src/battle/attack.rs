@@ -42,6 +42,10 @@ pub(super) struct AttackFlow {
     pub before_done: bool,
     /// The attack points of the segment a defense window is open for.
     pub pending_points: Option<i32>,
+    /// DICE-13: the segment's attack points once the attacker kept or changed its roll.
+    pub rolled: Option<i32>,
+    /// DICE-13: the roll a Fate window is open for.
+    pub fate: Option<super::fate::FateRoll>,
     /// AP spent on it this round: what TIME-14 refunds if it is cancelled.
     pub ap_paid: i32,
     pub chain: u32,
@@ -198,6 +202,8 @@ impl Battle {
             segment: 0,
             before_done: false,
             pending_points: None,
+            rolled: None,
+            fate: None,
             ap_paid: if prepaid { 0 } else { cost },
             chain: self.chain + 1,
             owner: id,
@@ -341,23 +347,37 @@ impl Battle {
             let run = flow.targets[flow.idx].clone();
             let segment = flow.segment;
             let chain = flow.chain;
-            let faces = roll_faces(&mut self.rng, run.strike.dice);
-            let pts = points(&faces) as i32;
-            // Seen by those who see the attacker; the target is named by the segment's result,
-            // which goes to those who see the target.
-            self.log_about(
-                Event::Rolled {
-                    creature: attacker,
-                    purpose: format!("attack, segment {}", segment + 1),
-                    faces,
-                    points: pts,
-                },
-                &[attacker],
-            );
+            let pts = match flow.rolled.take() {
+                Some(pts) => pts,
+                None => {
+                    // DICE-13: an attacker its own Expense of Fate knocked out rolls no more.
+                    if !self.creatures[attacker as usize].can_act() {
+                        flow.idx = flow.targets.len();
+                        continue;
+                    }
+                    let faces = roll_faces(&mut self.rng, run.strike.dice);
+                    let pts = points(&faces) as i32;
+                    // Seen by those who see the attacker; the target is named by the segment's
+                    // result, which goes to those who see the target.
+                    self.log_about(
+                        Event::Rolled {
+                            creature: attacker,
+                            purpose: format!("attack, segment {}", segment + 1),
+                            faces: faces.clone(),
+                            points: pts,
+                        },
+                        &[attacker],
+                    );
+                    if let Some(roll) = self.fate_for_attack(flow, faces) {
+                        pending.flow.fate = Some(roll);
+                        return self.open_window(attacker, WindowKind::Fate, pending);
+                    }
+                    pts
+                }
+            };
             let harmful = pts > 0 && pts - run.strike.protection > 0;
-            let target = &self.creatures[run.id as usize];
-            let can_pay = run.defense_paid || (target.ap >= DEFEND_AP && target.reacted_chain != chain);
-            if harmful && run.strike.defendable.is_ok() && target.can_act() && can_pay {
+            let can_pay = self.can_pay_defense(&run, chain);
+            if harmful && self.may_defend(&run, chain) {
                 pending.flow.pending_points = Some(pts);
                 return self.open_window(run.id, WindowKind::Defense, pending);
             }
@@ -375,6 +395,17 @@ impl Battle {
             }
             self.settle_segment(&mut pending.flow, pts, None, None);
         }
+    }
+
+    /// TIME-12, TIME-15: whether the target of `run` could still pay for a defense in `chain`.
+    fn can_pay_defense(&self, run: &TargetRun, chain: u32) -> bool {
+        let target = &self.creatures[run.id as usize];
+        run.defense_paid || (target.ap >= DEFEND_AP && target.reacted_chain != chain)
+    }
+
+    /// ATK-11: whether the target of `run` may defend a harmful segment of this attack.
+    pub(super) fn may_defend(&self, run: &TargetRun, chain: u32) -> bool {
+        run.strike.defendable.is_ok() && self.creatures[run.id as usize].can_act() && self.can_pay_defense(run, chain)
     }
 
     /// Record one resolved segment and move on.
@@ -483,13 +514,8 @@ impl Battle {
     /// allocation order if it set one, else keeping it conscious as long as possible; each
     /// pool's loss is told. (Unconsciousness is checked by the caller.)
     pub(super) fn deal_damage(&mut self, id: CreatureId, targets: &[Attribute], damage: i32) {
+        let (order, how) = damage_order(&self.creatures[id as usize], targets);
         let f = &mut self.creatures[id as usize];
-        let order: Vec<Attribute> = if f.allocation.is_empty() {
-            targets.to_vec()
-        } else {
-            f.allocation.iter().copied().filter(|a| targets.contains(a)).collect()
-        };
-        let how = if f.allocation.is_empty() { Allocation::StayConscious } else { Allocation::InOrder };
         for (a, dice) in allocate_damage(&mut f.attrs, &order, damage, how) {
             let left = self.creatures[id as usize].attrs.dice(a);
             self.log_about(Event::Damaged { creature: id, attribute: a, dice, left }, &[id]);
@@ -531,5 +557,15 @@ impl Battle {
                 self.sync_perception();
             }
         }
+    }
+}
+
+/// CRE-5: the order in which `f`'s pools take damage to `targets`: its own chosen order, else
+/// whatever keeps it conscious longest.
+pub(super) fn damage_order(f: &Fighter, targets: &[Attribute]) -> (Vec<Attribute>, Allocation) {
+    if f.allocation.is_empty() {
+        (targets.to_vec(), Allocation::StayConscious)
+    } else {
+        (f.allocation.iter().copied().filter(|a| targets.contains(a)).collect(), Allocation::InOrder)
     }
 }

@@ -41,6 +41,8 @@ pub(super) enum Plan {
     },
     Counter(Box<AttackFlow>, i32),
     PassBefore,
+    /// DICE-13: the dice to set (none: keep the roll).
+    Fate(Vec<crate::rules::fate::FateDie>),
     Search(Pos),
     /// ATK-16: an attack on the object with this index, its dice rolled per segment.
     AttackObject {
@@ -164,6 +166,8 @@ impl Battle {
                     (WindowKind::BeforeAttack, Command::Pass | Command::Defend { defense: None }) => {
                         Ok(Plan::PassBefore)
                     }
+                    (WindowKind::Fate, Command::Fate { set }) => self.plan_fate(set),
+                    (WindowKind::Fate, Command::Pass) => Ok(Plan::Fate(Vec::new())),
                     (kind, _) => reject("TIME-12", format!("a {kind:?} window is open; answer it first")),
                 };
             }
@@ -217,6 +221,7 @@ impl Battle {
             Command::Defend { .. } | Command::QuickStep { .. } | Command::CounterAttack { .. } | Command::Pass => {
                 reject("TIME-12", "no reaction window is open")
             }
+            Command::Fate { .. } => reject("DICE-13", "Expense of Fate changes a roll just made; none is waiting"),
             Command::Search { at } => {
                 need(SEARCH_AP)?;
                 if !self.map.in_bounds(*at) {

@@ -69,6 +69,12 @@ pub enum Command {
     CounterAttack {
         weapon: String,
     },
+    /// DICE-13: the answer to a Fate window: set these dice of the roll just made (index from
+    /// 0 among its dice, new face); each one changed costs a die of the rolled attribute.
+    /// `Pass` keeps the roll.
+    Fate {
+        set: Vec<crate::rules::fate::FateDie>,
+    },
     /// Decline a reaction window.
     Pass,
     /// PERC-7: search the 3×3 squares centred on `at` (3 AP).

@@ -78,6 +78,7 @@ impl Battle {
             Plan::QuickStep { to, face, ap } => self.answer_quick_step(id, to, face, ap),
             Plan::Counter(counter, ap) => self.answer_counter(id, *counter, ap),
             Plan::PassBefore => self.answer_pass(id),
+            Plan::Fate(set) => self.answer_fate(id, set),
             Plan::Search(at) => self.do_search(id, at),
             Plan::AttackObject { object, weapon, dice, cost } => self.attack_object(id, object, &weapon, dice, cost),
             Plan::Door { door, open } => self.operate_door(id, door, open),

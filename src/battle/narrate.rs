@@ -28,7 +28,7 @@ fn describe_command(b: &Battle, c: &Command) -> String {
 /// One line for an event, or None for bookkeeping events that a reader does not need.
 pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
     Some(match e {
-        Event::BattleStarted { level, seed } => format!("Battle begins: {level}, seed {seed}"),
+        Event::BattleStarted { level, seed, .. } => format!("Battle begins: {level}, seed {seed}"),
         Event::EncounterOpened { distance, spots, surprised } => {
             // One line: reports print an event a line.
             let mut s = format!("Encounter at {distance} steps (PERC-E7):");
@@ -98,6 +98,7 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         Event::ReactionWindowOpened { creature, kind, .. } => match kind {
             WindowKind::BeforeAttack => format!("    {} may react before the attack", name(b, *creature)),
             WindowKind::Defense => return None,
+            WindowKind::Fate => format!("    {} may spend fate on the roll", name(b, *creature)),
         },
         Event::Delayed { creature, after } => {
             format!("  {} delays until after {}", name(b, *creature), name(b, *after))
@@ -202,6 +203,13 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         Event::Rolled { creature, purpose, faces, points } => {
             format!("    {} rolls {faces:?} = {points} ({purpose})", name(b, *creature))
         }
+        Event::FateSpent { creature, attribute, dice, faces, points, left } => format!(
+            "    {} spends fate: {dice} {} {} set, the roll is now {faces:?} = {points}; {left} {} dice left",
+            name(b, *creature),
+            if *dice == 1 { "die" } else { "dice" },
+            attribute.name(),
+            attribute.name()
+        ),
         Event::SegmentResolved {
             target,
             attack_points,

@@ -24,7 +24,7 @@ impl Battle {
     }
 
     /// Close the open window, handing the turn back to the chain's owner, and take its attack.
-    fn close_window(&mut self) -> PendingAttack {
+    pub(super) fn close_window(&mut self) -> PendingAttack {
         let Phase::Window(w) = std::mem::replace(&mut self.phase, Phase::Turn(0)) else {
             unreachable!("a window plan is only made while a window is open")
         };
@@ -125,6 +125,8 @@ impl Battle {
             segment: 0,
             before_done: true,
             pending_points: None,
+            rolled: None,
+            fate: None,
             ap_paid: ap,
             chain: flow.chain,
             owner: flow.owner,
@@ -200,7 +202,13 @@ impl Battle {
                 let dice = self.defense_dice_of(f, f.posture, d);
                 let faces = roll_faces(&mut self.rng, dice);
                 let dp = points(&faces) as i32;
-                self.log_about(Event::Rolled { creature: id, purpose: format!("{d:?}"), faces, points: dp }, &[id]);
+                let rolled =
+                    Event::Rolled { creature: id, purpose: format!("{d:?}"), faces: faces.clone(), points: dp };
+                self.log_about(rolled, &[id]);
+                if let Some(roll) = self.fate_for_defense(id, d, faces) {
+                    attack.flow.fate = Some(roll);
+                    return self.open_window(id, WindowKind::Fate, attack);
+                }
                 self.settle_segment(flow, pts, Some(d), Some(dp));
             }
         }
@@ -278,7 +286,8 @@ impl Battle {
 
     /// The attack an open window is about, as the answering creature faces it.
     pub fn window_preview(&self) -> Option<WindowPreview> {
-        let w = self.window()?;
+        // A Fate window is about a roll, not an attack to answer (`fate_window`).
+        let w = self.window().filter(|w| w.kind != WindowKind::Fate)?;
         let flow = &w.attack.flow;
         let run = flow.targets.iter().find(|r| r.id == w.creature)?;
         let t = &self.creatures[w.creature as usize];

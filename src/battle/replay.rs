@@ -50,10 +50,10 @@ impl Battle {
         recorded: &[LogEntry],
         mut each: impl FnMut(&mut Battle),
     ) -> Result<Battle, String> {
-        let Some(Event::BattleStarted { seed, .. }) = recorded.first().map(|e| &e.event) else {
+        let Some(Event::BattleStarted { seed, fate, .. }) = recorded.first().map(|e| &e.event) else {
             return Err("the log does not start with BattleStarted".into());
         };
-        let mut battle = Battle::new(level, compendium, *seed)?;
+        let mut battle = Battle::with_players(level, compendium, *seed, fate)?;
         if recorded
             .iter()
             .any(|e| e.visible_to.len() < battle.sides().len() && matches!(e.event, Event::RoundStarted { .. }))

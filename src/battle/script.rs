@@ -5,8 +5,9 @@
 //! side is human), so a GM can pin one creature and let the AI play the others. When a scripted
 //! creature must decide and the next entry is not its own (or the script has run out), it ends
 //! its turn or declines the reaction window; in a
-//! reaction window only a reaction entry (Defend, QuickStep, CounterAttack, Pass) is taken, so a
-//! window nobody planned for does not swallow the creature's next turn. An entry whose actor is down or gone when it comes up is skipped and reported
+//! reaction window only a reaction entry (Defend, QuickStep, CounterAttack, Pass) is taken, and
+//! in a Fate window (DICE-13, offered to the sides `run --fate SIDE` names) only a Fate entry,
+//! so a window nobody planned for does not swallow the creature's next turn. An entry whose actor is down or gone when it comes up is skipped and reported
 //! (`CommandScript::skipped`), so it cannot block the rest of the script.
 //!
 //! ```ron
@@ -74,8 +75,17 @@ pub(super) fn feed_script(
 ) {
     let (Some(battle), Some(mut script)) = (battle, script) else { return };
     let Some((creature, window)) = battle.awaiting_from(Controller::Script) else { return };
-    let is_reaction = |c: &Command| {
-        matches!(c, Command::Defend { .. } | Command::QuickStep { .. } | Command::CounterAttack { .. } | Command::Pass)
+    // A Fate window (DICE-13) takes only a Fate entry, so that a Pass meant for a reaction
+    // window is not spent on keeping a roll.
+    let takes = |c: &Command| match window {
+        None => true,
+        Some(WindowKind::Fate) => matches!(c, Command::Fate { .. }),
+        Some(_) => {
+            matches!(
+                c,
+                Command::Defend { .. } | Command::QuickStep { .. } | Command::CounterAttack { .. } | Command::Pass
+            )
+        }
     };
     // An entry whose actor is down or gone can never run: report it and go on, rather than
     // let it block every later entry.
@@ -90,13 +100,11 @@ pub(super) fn feed_script(
     }
     let command = match script.entries.front() {
         // In a reaction window only a reaction entry is taken; a turn's entry waits for the turn.
-        Some((_, actor, next)) if *actor == creature && (window.is_none() || is_reaction(next)) => {
-            script.entries.pop_front().expect("front").2
-        }
+        Some((_, actor, next)) if *actor == creature && takes(next) => script.entries.pop_front().expect("front").2,
         _ => match window {
             None => Command::EndTurn,
             Some(WindowKind::Defense) => Command::Defend { defense: None },
-            Some(WindowKind::BeforeAttack) => Command::Pass,
+            Some(WindowKind::BeforeAttack | WindowKind::Fate) => Command::Pass,
         },
     };
     out.write(IssueCommand { creature, command });

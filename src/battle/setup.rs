@@ -21,7 +21,21 @@ pub const MAX_SIDES: usize = 16;
 impl Battle {
     /// Set up a battle from a validated level, rolling initiative (TIME-1, TIME-2).
     pub fn new(level: &LoadedLevel, compendium: &Compendium, seed: u64) -> Result<Battle, SetupError> {
+        Battle::with_players(level, compendium, seed, &[])
+    }
+
+    /// As [`Battle::new`], with the sides (by name) a person plays: under
+    /// `FateOffer::Players` their creatures are offered Expense of Fate (DICE-13, GEN-E1).
+    pub fn with_players(
+        level: &LoadedLevel,
+        compendium: &Compendium,
+        seed: u64,
+        players: &[String],
+    ) -> Result<Battle, SetupError> {
         let l = &level.level;
+        if let Some(unknown) = players.iter().find(|p| !l.sides.iter().any(|s| &s.name == *p)) {
+            return Err(format!("no side named '{unknown}' plays in this level"));
+        }
         if l.sides.len() > MAX_SIDES {
             return Err(format!("a battle may have at most {MAX_SIDES} sides"));
         }
@@ -31,6 +45,7 @@ impl Battle {
             .map(|s| SideInfo {
                 name: s.name.clone(),
                 human: s.human,
+                fate: players.contains(&s.name),
                 relations: l
                     .sides
                     .iter()
@@ -176,7 +191,8 @@ impl Battle {
 
     fn start(&mut self, opening: bool) {
         let all = self.all_sides();
-        self.log_to(Event::BattleStarted { level: self.level_file.clone(), seed: self.seed }, all);
+        let fate = self.sides.iter().filter(|s| s.fate).map(|s| s.name.clone()).collect();
+        self.log_to(Event::BattleStarted { level: self.level_file.clone(), seed: self.seed, fate }, all);
         // PERC-E4: an ambusher placed hidden where a hostile is adjacent or would spot it in
         // the open starts revealed (the engine's own test of exposure, as after a move).
         let mut exposed: Vec<(CreatureId, String)> = Vec::new();

@@ -199,6 +199,9 @@ pub struct Placement {
 pub struct SideInfo {
     pub name: String,
     pub human: bool,
+    /// DICE-13: a person plays this side, so its creatures are offered Expense of Fate under
+    /// `FateOffer::Players` (GEN-E1: player-only).
+    pub fate: bool,
     /// Relation to every side by index (self = Friendly).
     pub relations: Vec<Relation>,
 }

@@ -22,6 +22,8 @@ pub enum WindowKind {
     BeforeAttack,
     /// ATK-11: defend this segment.
     Defense,
+    /// DICE-13: the roller's own roll was just made; keep it, or change dice at their cost.
+    Fate,
 }
 
 /// Why a battle ended.
@@ -49,6 +51,10 @@ pub enum Event {
     BattleStarted {
         level: String,
         seed: u64,
+        /// DICE-13: the sides a person plays, offered Expense of Fate (`FateOffer::Players`);
+        /// a replay rebuilds the battle with the same. Absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        fate: Vec<String>,
     },
     /// PERC-E7: the encounter rolls — the distance (3Σ × 4 steps, for the record: the level
     /// places the creatures) and each side's spot check; the sides that failed while another
@@ -170,6 +176,16 @@ pub enum Event {
         purpose: String,
         faces: Vec<u8>,
         points: i32,
+    },
+    /// DICE-13: `creature` set `dice` of its roll (now `faces`, `points`) by Expense of Fate,
+    /// and lost as many dice of `attribute` (`left` now).
+    FateSpent {
+        creature: CreatureId,
+        attribute: Attribute,
+        dice: i32,
+        faces: Vec<u8>,
+        points: i32,
+        left: i32,
     },
     /// `attacker` is None for a side that does not perceive the attacker.
     SegmentResolved {
@@ -481,6 +497,7 @@ impl Event {
             | ReactionDeclined { creature }
             | QuickStepped { creature, .. }
             | Rolled { creature, .. }
+            | FateSpent { creature, .. }
             | Damaged { creature, .. }
             | Unconscious { creature }
             | Died { creature }

@@ -60,7 +60,7 @@ pub fn sim(a: &SimArgs) -> ExitCode {
             Ok(p) => p,
             Err(e) => return fail(&format!("{path}: {e}")),
         };
-        levels.push((level, AiSetup { side_profiles, explain: false }));
+        levels.push((level, AiSetup { side_profiles, explain: false, players: Vec::new() }));
     }
     let show_progress = std::io::stderr().is_terminal() && !a.json;
     let mut tallies = Vec::with_capacity(levels.len());
@@ -403,7 +403,7 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
                             let a_side = k % 2;
                             let mut profiles = vec![Some(d.b.clone()), Some(d.b.clone())];
                             profiles[a_side] = Some(d.a.clone());
-                            let setup = AiSetup { side_profiles: Some(profiles), explain: false };
+                            let setup = AiSetup { side_profiles: Some(profiles), explain: false, players: Vec::new() };
                             let seed = d.seed.wrapping_add((k / 2) as u64);
                             let r = play_out_with(level, seed, None, &setup).map(|p| {
                                 if p.rejections.ai > 0 {

@@ -140,6 +140,7 @@ pub fn play_fallback(level_path: &str, why: &str) -> ExitCode {
         quiet: false,
         explain: false,
         ai: Vec::new(),
+        fate: Vec::new(),
     })
 }
 

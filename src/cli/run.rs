@@ -31,6 +31,8 @@ pub struct RunArgs {
     pub quiet: bool,
     pub explain: bool,
     pub ai: Vec<String>,
+    /// `--fate SIDE`: sides played as by a person, offered Expense of Fate (DICE-13).
+    pub fate: Vec<String>,
 }
 
 pub fn run(a: &RunArgs) -> ExitCode {
@@ -60,11 +62,19 @@ pub fn run(a: &RunArgs) -> ExitCode {
     {
         return fail(&format!("--side {side}: the level has no such side"));
     }
+    if let Some(side) = a.fate.iter().find(|s| !level.level.sides.iter().any(|l| &l.name == *s)) {
+        return fail(&format!("--fate {side}: the level has no such side"));
+    }
     let side_profiles = match super::side_profiles(&level, &a.ai) {
         Ok(p) => p,
         Err(e) => return fail(&e),
     };
-    let played = match play_out_with(&level, a.seed, script, &AiSetup { side_profiles, explain: a.explain }) {
+    let played = match play_out_with(
+        &level,
+        a.seed,
+        script,
+        &AiSetup { side_profiles, explain: a.explain, players: a.fate.clone() },
+    ) {
         Ok(r) => r,
         Err(e) => return fail(&e),
     };

@@ -24,7 +24,7 @@ struct BuiltFor(Option<BarKey>);
 
 /// The creature, its window, AP, posture, readied weapon and additives, and (in a window) the
 /// log's length.
-type BarKey = (CreatureId, Option<WindowKind>, i32, Posture, Option<String>, Vec<String>, usize);
+type BarKey = (CreatureId, Option<WindowKind>, i32, Posture, Option<String>, Vec<String>, usize, Vec<u32>);
 
 pub fn plugin(app: &mut App) {
     app.add_systems(
@@ -49,11 +49,13 @@ fn press_clicked(
     }
 }
 
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it reads
 fn build_bar(
     mut commands: Commands,
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     choice: Res<Choice>,
+    fate: Res<super::fate::FateChoice>,
     keys: Res<super::bindings::KeyNames>,
     bar: Query<(Entity, Option<&Children>), With<ActionBar>>,
     mut built: Local<BuiltFor>,
@@ -66,7 +68,8 @@ fn build_bar(
     let key = BuiltFor(awaited.map(|(c, w)| {
         let f = b.fighter(c);
         let log = if w.is_some() { b.log().len() } else { 0 };
-        (c, w, f.ap, f.posture, choice.weapon.clone(), choice.additives.clone(), log)
+        let fate = fate.picked(b).to_vec();
+        (c, w, f.ap, f.posture, choice.weapon.clone(), choice.additives.clone(), log, fate)
     }));
     if *built == key && children.is_some_and(|c| !c.is_empty()) == awaited.is_some() {
         return;
@@ -146,6 +149,7 @@ fn build_bar(
                 false,
             ));
         }
+        Some(WindowKind::Fate) => items = super::fate::bar_items(b, &fate, &keys),
     }
     commands.entity(bar).with_children(|c| {
         for (label, action, selected) in items {

@@ -404,6 +404,7 @@ fn update_panel(
                 None => "turn",
                 Some(WindowKind::Defense) => "defense",
                 Some(WindowKind::BeforeAttack) => "reaction",
+                Some(WindowKind::Fate) => "roll (Expense of Fate)",
             };
             let by = if mine.is_some() { "you" } else { "the AI" };
             let _ = writeln!(out, "{}'s {what} ({by})\n", who.name);
@@ -447,6 +448,7 @@ fn update_banner(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     notice: Res<Notice>,
+    fate: Res<super::fate::FateChoice>,
     mut text: Query<(&mut Text, &ChildOf), With<BannerText>>,
     mut visibility: Query<&mut Visibility>,
 ) {
@@ -458,6 +460,8 @@ fn update_banner(
             Outcome::Victory { side, reason } => format!("{side} wins: {reason}"),
             Outcome::Draw { reason } => format!("Draw: {reason}"),
         };
+    } else if let Some((_, Some(WindowKind::Fate))) = player_awaited(&battle, &viewer) {
+        out = super::fate::prompt(b, &fate).unwrap_or_default();
     } else if let Some((me, Some(kind))) = player_awaited(&battle, &viewer)
         && let Some(w) = b.window_preview()
     {
@@ -492,6 +496,7 @@ fn update_banner(
                 "{attacker} attacks {}. Click a square to Quick Step away, K to counter-attack, N to let it come",
                 f.name
             ),
+            WindowKind::Fate => String::new(),
         };
     }
     if !notice.0.is_empty() {

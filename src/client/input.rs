@@ -56,6 +56,8 @@ pub enum PlayerAction {
     Resist,
     /// Take the attack / let the window pass.
     NoReaction,
+    /// DICE-13: in a Fate window, pick the next own die scoring least (`fate.rs`).
+    RaiseFate,
     Counter,
     PanUp,
     PanDown,
@@ -117,6 +119,7 @@ impl PlayerAction {
             (Dodge, KeyCode::KeyD),
             (Resist, KeyCode::KeyR),
             (NoReaction, KeyCode::KeyN),
+            (RaiseFate, KeyCode::Digit0),
             (Counter, KeyCode::KeyK),
             // The arrows move the keyboard cursor (`cursor.rs`); WASD pans.
             (PanUp, KeyCode::KeyW),
@@ -497,6 +500,8 @@ fn act(
                 None
             }
         }
+        // DICE-13: answered in `fate.rs`, with the dice the player picks.
+        Some(crate::battle::WindowKind::Fate) => None,
     };
     let Some(command) = command else { return };
     match b.check(me, &command) {

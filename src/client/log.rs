@@ -93,7 +93,8 @@ pub fn rule_for(e: &Event) -> &'static str {
         }
         Event::Delayed { .. } => "TIME-6: a creature may delay its turn",
         Event::CounterAttackDeclared { .. } => "TIME-13: a simultaneous counter-attack",
-        Event::Rolled { .. } => "DICE-2: points = dice showing 4 or more (DICE-6: against a difficulty)",
+        Event::Rolled { .. } => "DICE-2: each die showing 1 scores 1 point, each 2 scores 2, faces 3-6 nothing",
+        Event::FateSpent { .. } => "DICE-13: Expense of Fate sets dice of one's own roll; each costs a die",
         Event::SegmentResolved { .. } => {
             "ATK-8, ATK-12, ATK-E4: each segment hits if points exceed protection and defense"
         }

@@ -15,6 +15,7 @@ mod card;
 mod click;
 mod cursor;
 pub mod editor;
+mod fate;
 mod flow;
 mod frame_cost;
 mod gauges;
@@ -103,7 +104,15 @@ pub fn plugin(app: &mut App) {
     app.init_resource::<Notice>()
         .insert_resource(Viewer { side: 0, plays: false, omniscient: false })
         .add_plugins(screens::plugin)
-        .add_plugins((board::plugin, input::plugin, overlay::plugin, hud::plugin, log::plugin, items::plugin))
+        .add_plugins((
+            board::plugin,
+            input::plugin,
+            overlay::plugin,
+            hud::plugin,
+            log::plugin,
+            items::plugin,
+            fate::plugin,
+        ))
         .add_plugins((menu::plugin, flow::plugin, result::plugin, popups::plugin, actions::plugin, save::plugin))
         .add_plugins((
             stage::plugin,

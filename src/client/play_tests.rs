@@ -15,14 +15,19 @@ use bevy::prelude::*;
 use bevy::state::app::StatesPlugin;
 
 fn app(level: &str, seed: u64) -> App {
+    app_for(level, seed, &[])
+}
+
+/// As [`app`], with the sides a person plays (offered Expense of Fate, DICE-13).
+fn app_for(level: &str, seed: u64, players: &[String]) -> App {
     let l = parse_level("play.level.ron", level, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
-    let battle = Battle::new(&l, builtin_compendium(), seed).unwrap();
+    let battle = Battle::with_players(&l, builtin_compendium(), seed, players).unwrap();
     let controllers = vec![Controller::Human, Controller::Ai];
     let mut app = App::new();
     app.add_plugins((MinimalPlugins, StatesPlugin, InputPlugin))
         .add_message::<bevy::window::RequestRedraw>()
         .add_message::<bevy::window::CursorMoved>()
-        .add_plugins((crate::battle::plugin, super::screens::plugin, super::input::plugin))
+        .add_plugins((crate::battle::plugin, super::screens::plugin, super::input::plugin, super::fate::plugin))
         .init_resource::<Notice>()
         .init_resource::<super::overlay::Overlays>()
         .insert_resource(Viewer { side: 0, plays: true, omniscient: false })
@@ -131,7 +136,7 @@ fn answer_foe(app: &mut App) {
     while let Some((1, Some(w))) = b.awaiting() {
         let cmd = match w {
             crate::battle::WindowKind::Defense => Command::Defend { defense: None },
-            crate::battle::WindowKind::BeforeAttack => Command::Pass,
+            crate::battle::WindowKind::BeforeAttack | crate::battle::WindowKind::Fate => Command::Pass,
         };
         b.submit(1, cmd).unwrap();
     }
@@ -348,4 +353,45 @@ fn the_drag_key_pulls_a_fallen_friend_to_the_pointer() {
     assert_eq!(accepted(&app, from), vec![(knight, Command::Drag { creature: squire, path, face: None })]);
     let b = &app.world().resource::<ActiveBattle>().battle;
     assert_eq!(b.fighter(squire).origin, Pos::new(1, 2), "the squire lies where the knight stood");
+}
+
+// RULES: DICE-13 — the player's Fate window by keys: the digit picks a die of the roll just
+// made, Enter spends it (the command sets that die to 2), the prompt says what it changes; N
+// keeps another roll as it fell.
+#[test]
+fn fate_keys_pick_a_die_spend_it_or_keep_the_roll() {
+    let near = FIELD.replace("at: (8, 2), facing: W", "at: (2, 2), facing: W");
+    let mut spent = false;
+    let mut kept = false;
+    for seed in 0..200 {
+        let mut app = app_for(&near, seed, &["You".to_string()]);
+        if battle(&mut app).awaiting() != Some((0, None)) {
+            continue;
+        }
+        let sword = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
+        battle(&mut app).submit(0, sword).unwrap();
+        answer_foe(&mut app);
+        app.update();
+        let Some(w) = battle(&mut app).fate_window() else { continue };
+        let prompt = super::fate::prompt(battle(&mut app), &super::fate::FateChoice::default()).unwrap();
+        assert!(prompt.contains("Expense of Fate (DICE-13)") && prompt.contains("keep it"), "{prompt}");
+        let from = log_len(&app);
+        if !spent {
+            let die = w.faces.iter().take(w.own).position(|&f| f != 2).unwrap();
+            key(&mut app, [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4][die]);
+            let choice = app.world().resource::<super::fate::FateChoice>().clone();
+            let shown = super::fate::prompt(battle(&mut app), &choice).unwrap();
+            assert!(shown.contains(&format!("set {} to 2", die + 1)) && shown.contains("costs 1 Might"), "{shown}");
+            key(&mut app, KeyCode::Enter);
+            assert_eq!(accepted(&app, from), vec![(0, Command::Fate { set: vec![(die as u32, 2)] })]);
+            assert_eq!(battle(&mut app).fighter(0).attrs.dice(crate::rules::creature::Attribute::Might), 3);
+            spent = true;
+        } else {
+            key(&mut app, KeyCode::KeyN);
+            assert_eq!(accepted(&app, from), vec![(0, Command::Pass)]);
+            kept = true;
+            break;
+        }
+    }
+    assert!(spent && kept);
 }

@@ -11,6 +11,7 @@ pub mod costs;
 pub mod creature;
 pub mod dice;
 pub mod facing;
+pub mod fate;
 pub mod flow;
 pub mod forced;
 pub mod grid;

@@ -57,6 +57,20 @@ impl AttackResolution {
     }
 }
 
+/// DICE-13 [Ext] Expense of Fate: to whom the battle offers it, right after each of their rolls.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum FateOffer {
+    /// GEN-E1 (default: "Expense of Fate is player-only"): the sides a person plays, as the
+    /// battle was told when it began (the window's player; `run --fate SIDE`).
+    #[default]
+    Players,
+    /// Every creature, the AI's included: the AI then spends dice only where that turns a
+    /// miss into a knock-out or saves it from one (a GM's comparison).
+    Everyone,
+    /// Nobody.
+    Off,
+}
+
 /// The full set of variant switches and [Ext] toggles (GEN-2, GEN-E1: all extensions on).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(default)]
@@ -77,6 +91,8 @@ pub struct Ruleset {
     pub group_initiative: bool,
     /// How an attack meets protection (000 or 001).
     pub attack_resolution: AttackResolution,
+    /// [Ext] Expense of Fate (DICE-13).
+    pub expense_of_fate: FateOffer,
 }
 
 impl Default for Ruleset {
@@ -91,6 +107,7 @@ impl Default for Ruleset {
             coup_de_grace: true,
             group_initiative: true,
             attack_resolution: AttackResolution::Meshal,
+            expense_of_fate: FateOffer::Players,
         }
     }
 }

@@ -545,11 +545,16 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     ui.checkbox(&mut r.overreach, "overreach (ATK-5)");
     ui.checkbox(&mut r.coup_de_grace, "coup de grâce (FLOW-7)");
     ui.checkbox(&mut r.group_initiative, "group initiative (TIME-5)");
-    use crate::rules::ruleset::{AreaCoverage, AttackResolution, FacingArcs, PostureCosts};
+    use crate::rules::ruleset::{AreaCoverage, AttackResolution, FacingArcs, FateOffer, PostureCosts};
     ui.horizontal(|ui| {
         ui.label("attack resolution");
         let all = [AttackResolution::Meshal, AttackResolution::Test001];
         choose(ui, "attack", &mut r.attack_resolution, &all, |a| format!("{a:?}"));
+    });
+    ui.horizontal(|ui| {
+        ui.label("Expense of Fate (DICE-13)");
+        let all = [FateOffer::Players, FateOffer::Everyone, FateOffer::Off];
+        choose(ui, "fate", &mut r.expense_of_fate, &all, |a| format!("{a:?}"));
     });
     ui.horizontal(|ui| {
         ui.label("facing arcs");
