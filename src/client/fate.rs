@@ -120,11 +120,12 @@ pub fn prompt(b: &Battle, choice: &FateChoice) -> Option<String> {
         .enumerate()
         .map(|(i, f)| if i < w.own { format!("{}:{f}", i + 1) } else { format!("+{f}") })
         .collect();
+    // Short lines: the banner shares the top of the map with the creature's gauges.
     let mut lines = vec![
-        format!("{}'s {what}: {} = {} points.", me.name, faces.join(" "), kept.points),
+        format!("{}'s {what}: {} = {} points", me.name, faces.join(" "), kept.points),
         format!(
-            "Expense of Fate (DICE-13): set own dice (1-{}) to 2, each costing a {} die ({} left).",
-            w.own.min(WEAPON_KEYS.len()),
+            "Expense of Fate (DICE-13): own dice 1-{} can be set to 2, a {} die each ({} left)",
+            w.own,
             w.attribute.name(),
             w.dice_left
         ),
@@ -136,25 +137,27 @@ pub fn prompt(b: &Battle, choice: &FateChoice) -> Option<String> {
             s.push_str(" (knocked out)");
         }
         if w.defendable {
-            s.push_str(", before its defense");
+            s.push_str(" before its defense");
         }
         s
     };
-    lines.push(format!("  N / Enter  keep it: {}", outcome(&kept)));
+    let keep = if set.is_empty() { "N / Enter" } else { "N" };
+    lines.push(format!("  {keep}  keep it: {}", outcome(&kept)));
     if set.is_empty() {
         lines.push(format!("  1-{} pick a die, 0 the next scoring least", w.own.min(WEAPON_KEYS.len())));
     } else if let Ok(p) = b.fate_preview(&set) {
         let dice: Vec<String> = set.iter().map(|(d, _)| (d + 1).to_string()).collect();
-        let mut line = format!(
-            "  Enter  set {} to 2: {} points, {}; costs {} {} dice",
+        let cost = if p.dice_lost == 1 { "die" } else { "dice" };
+        lines.push(format!(
+            "  Enter  {} {} to 2: {} points, {}",
+            if set.len() == 1 { "die" } else { "dice" },
             dice.join(", "),
             p.points,
-            outcome(&p),
-            p.dice_lost,
-            w.attribute.name()
-        );
+            outcome(&p)
+        ));
+        let mut line = format!("         for {} {} {cost}", p.dice_lost, w.attribute.name());
         if p.roller_knocked_out {
-            line.push_str(&format!(" - {} would fall unconscious", me.name));
+            line.push_str(&format!(": {} falls unconscious (CRE-6)", me.name));
         }
         lines.push(line);
     }

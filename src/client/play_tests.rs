@@ -381,7 +381,7 @@ fn fate_keys_pick_a_die_spend_it_or_keep_the_roll() {
             key(&mut app, [KeyCode::Digit1, KeyCode::Digit2, KeyCode::Digit3, KeyCode::Digit4][die]);
             let choice = app.world().resource::<super::fate::FateChoice>().clone();
             let shown = super::fate::prompt(battle(&mut app), &choice).unwrap();
-            assert!(shown.contains(&format!("set {} to 2", die + 1)) && shown.contains("costs 1 Might"), "{shown}");
+            assert!(shown.contains(&format!("die {} to 2", die + 1)) && shown.contains("for 1 Might die"), "{shown}");
             key(&mut app, KeyCode::Enter);
             assert_eq!(accepted(&app, from), vec![(0, Command::Fate { set: vec![(die as u32, 2)] })]);
             assert_eq!(battle(&mut app).fighter(0).attrs.dice(crate::rules::creature::Attribute::Might), 3);
