@@ -78,6 +78,8 @@ pub struct AreaArgs {
     pub facing: Facing,
     pub width: Option<i32>,
     pub coverage: AreaCoverage,
+    /// AREA-E5: a curve's bends and end, as offsets from the origin square.
+    pub bends: Vec<Pos>,
 }
 
 pub fn area_cmd(a: &AreaArgs) -> Result<Output, String> {
@@ -100,7 +102,9 @@ pub fn area_cmd(a: &AreaArgs) -> Result<Output, String> {
             Shape::Sector { length: a.radius, angle, facing: a.facing }
         }
         "ray" | "line" => Shape::Ray { length: a.radius, width: a.width.unwrap_or(1).max(1), facing: a.facing },
-        other => return Err(format!("unknown area '{other}'; use circle, sector, ring or ray")),
+        "curve" => area::curve(a.radius, &a.bends)
+            .map_err(|e| format!("AREA-E5: {e} (--bend X,Y per bend, the last its end)"))?,
+        other => return Err(format!("unknown area '{other}'; use circle, sector, ring, ray or curve")),
     };
     let cells = area::template(shape, a.coverage);
     let extent = cells.iter().map(|p| p.x.abs().max(p.y.abs())).max().unwrap_or(0).max(1);
@@ -136,6 +140,10 @@ fn describe(shape: Shape) -> String {
         Shape::Ring { radius, width } => format!("ring radius {radius} width {width}"),
         Shape::Sector { length, angle, facing } => format!("sector {angle}° length {length} toward {}", facing.name()),
         Shape::Ray { length, width, facing } => format!("ray length {length} width {width} toward {}", facing.name()),
+        Shape::Curve { length, vertices, segments } => {
+            let points: Vec<String> = vertices.iter().take(usize::from(segments)).map(|p| p.to_string()).collect();
+            format!("curve length {length} through {}", points.join(" → "))
+        }
     }
 }
 

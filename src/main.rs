@@ -81,7 +81,7 @@ enum Command {
         /// Start with this tool: area, facing or sight.
         #[arg(long, default_value = "area")]
         tool: String,
-        /// The area template: circle, ring, sector or ray, placed at --at.
+        /// The area template: circle, ring, sector, ray or curve, placed at --at.
         #[arg(long, default_value = "circle")]
         shape: String,
         #[arg(long, allow_hyphen_values = true)]
@@ -101,6 +101,9 @@ enum Command {
         /// A line of sight FROM:TO, e.g. 3,4:10,6.
         #[arg(long, allow_hyphen_values = true)]
         sight: Option<String>,
+        /// A curve's bend (a square; repeatable, in order, the last its end: AREA-E5).
+        #[arg(long = "bend", allow_hyphen_values = true)]
+        bend: Vec<String>,
         #[arg(long)]
         screenshot: Option<String>,
         #[arg(long, default_value_t = 30)]
@@ -230,9 +233,9 @@ enum RulesCommand {
     },
     /// The squares an area template covers around an origin square (AREA-*).
     Area {
-        /// circle, sector, ring or ray
+        /// circle, sector, ring, ray or curve
         shape: String,
-        /// Radius (circle, ring) or length (sector, ray) in steps.
+        /// Radius (circle, ring) or length (sector, ray, curve) in steps.
         #[arg(long)]
         radius: i32,
         /// Sector angle in degrees (default 90; D&D cones have a fixed shape).
@@ -245,6 +248,9 @@ enum RulesCommand {
         width: Option<i32>,
         #[arg(long, value_enum, default_value = "meshal")]
         coverage: CoverageArg,
+        /// A curve's bend X,Y from the origin square (repeatable, in order; the last is its end).
+        #[arg(long = "bend", allow_hyphen_values = true)]
+        bend: Vec<String>,
         #[arg(long)]
         json: bool,
     },
@@ -328,9 +334,11 @@ fn run_rules(cmd: RulesCommand) -> ExitCode {
         RulesCommand::Distance { from, to, json } => {
             emit((|| Ok(distance_cmd(parse_pos(&from)?, parse_pos(&to)?)))(), json)
         }
-        RulesCommand::Area { shape, radius, angle, facing, width, coverage, json } => emit(
+        RulesCommand::Area { shape, radius, angle, facing, width, coverage, bend, json } => emit(
             (|| {
+                let bends = bend.iter().map(|b| parse_pos(b)).collect::<Result<Vec<_>, _>>()?;
                 area_cmd(&AreaArgs {
+                    bends,
                     shape,
                     radius,
                     angle,
@@ -431,22 +439,35 @@ fn main() -> ExitCode {
         Command::Play(args) => play(args),
         Command::Edit { level, screenshot, frames } => cli::tools::edit(level, screenshot, frames),
         Command::ImportTiled { map, output } => cli::tools::import_tiled(&map, &output),
-        Command::Sandbox { level, tool, shape, at, size, width, angle, toward, token, sight, screenshot, frames } => {
-            cli::tools::sandbox(cli::tools::SandboxArgs {
-                level,
-                tool,
-                shape,
-                at,
-                size,
-                width,
-                angle,
-                toward,
-                token,
-                sight,
-                screenshot,
-                frames,
-            })
-        }
+        Command::Sandbox {
+            level,
+            tool,
+            shape,
+            at,
+            size,
+            width,
+            angle,
+            toward,
+            token,
+            sight,
+            bend,
+            screenshot,
+            frames,
+        } => cli::tools::sandbox(cli::tools::SandboxArgs {
+            level,
+            tool,
+            shape,
+            at,
+            size,
+            width,
+            angle,
+            toward,
+            token,
+            sight,
+            bend,
+            screenshot,
+            frames,
+        }),
     }
 }
 

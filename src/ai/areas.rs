@@ -6,7 +6,7 @@ use super::tactical::BestAttack;
 use crate::battle::{Battle, Command, CreatureId, Target};
 use crate::level::compendium::AreaSpec;
 use crate::rules::facing::Facing;
-use crate::rules::grid::Pos;
+use crate::rules::grid::{Pos, distance};
 
 /// The best placement of an area weapon usable now: expected damage to enemies minus 1.5 × to
 /// friends (each creature as the battle would protect it, no defense assumed for friends).
@@ -29,6 +29,7 @@ pub(super) fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttac
                 squares.dedup();
                 squares.into_iter().map(Target::Square).collect()
             }
+            Some(AreaSpec::Curve { length }) => curves_through_enemies(b, me, *length),
             _ => Facing::ALL.iter().map(|&d| Target::Toward(d)).collect(),
         };
         for target in targets {
@@ -53,4 +54,42 @@ pub(super) fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttac
         }
     }
     best
+}
+
+/// AREA-E5: the curves worth trying from where `me` stands: straight at each perceived enemy in
+/// reach, through one enemy to a second, and bent once on the way to an enemy (round a corner
+/// or a friend), every bend square whose detour still fits the length. The engine judges each
+/// (line of effect along the curve, the map's edge) through `attack_preview`.
+fn curves_through_enemies(b: &Battle, me: CreatureId, length: i32) -> Vec<Target> {
+    let f = b.fighter(me);
+    let o = f.origin;
+    let enemies: Vec<Pos> = b
+        .perceived_hostiles(f.side)
+        .into_iter()
+        .map(|e| b.fighter(e).origin)
+        .filter(|&e| e != o && distance(o, e) <= length)
+        .collect();
+    let mut out: Vec<Vec<Pos>> = Vec::new();
+    for &e in &enemies {
+        out.push(vec![e]);
+        for &e2 in enemies.iter().filter(|&&e2| e2 != e && distance(o, e) + distance(e, e2) <= length) {
+            out.push(vec![e, e2]);
+        }
+        let slack = length - distance(o, e);
+        if slack < 1 {
+            continue;
+        }
+        for dy in -length..=length {
+            for dx in -length..=length {
+                let bend = o.offset(dx, dy);
+                if bend != o && bend != e && distance(o, bend) + distance(bend, e) <= length && b.map().in_bounds(bend)
+                {
+                    out.push(vec![bend, e]);
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out.into_iter().map(Target::Curve).collect()
 }

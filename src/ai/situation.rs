@@ -17,6 +17,10 @@ pub(super) fn describe(b: &Battle, c: &Command) -> String {
         }
         Command::Attack { weapon, target: Target::Square(p), .. } => format!("{weapon} at {p}"),
         Command::Attack { weapon, target: Target::Toward(f), .. } => format!("{weapon} toward {}", f.name()),
+        Command::Attack { weapon, target: Target::Curve(points), .. } => {
+            let points: Vec<String> = points.iter().map(|p| p.to_string()).collect();
+            format!("{weapon} through {}", points.join(" → "))
+        }
         Command::ChangePosture { posture } => format!("take posture {}", posture.name()),
         Command::Face { facing } => format!("face {}", facing.name()),
         Command::EndTurn => "end turn".into(),

@@ -255,6 +255,23 @@ impl Battle {
                 Shape::Ray { length: *length, width: *width, facing: *f },
                 coverage,
             )),
+            (AreaSpec::Curve { length }, Target::Curve(points)) => {
+                // AREA-E5: checked (segments, length) before any square is walked.
+                let offsets: Vec<Pos> = points.iter().map(|p| Pos::new(p.x - me.origin.x, p.y - me.origin.y)).collect();
+                let shape = area::curve(*length, &offsets).map_err(|e| Rejection::new("AREA-E5", e.to_string()))?;
+                if let Some(p) = points.iter().find(|p| !self.map.in_bounds(**p)) {
+                    return reject("AREA-E5", format!("{p} is off the map"));
+                }
+                Ok(area::covered(&self.map, me.origin, shape, coverage))
+            }
+            (AreaSpec::Curve { .. }, _) => reject(
+                "AREA-E5",
+                format!(
+                    "{} is drawn through the squares it bends at to where it ends (a script says Curve([(x: 3, y: 2), …]))",
+                    w.weapon.name
+                ),
+            ),
+            (_, Target::Curve(_)) => reject("AREA-E5", format!("{} is not a curve", w.weapon.name)),
             (AreaSpec::Circle { .. } | AreaSpec::Ring { .. }, _) => reject(
                 "AREA-E1",
                 format!("{} is centred on a square, not on a creature (a script says Square((x, y)))", w.weapon.name),

@@ -147,6 +147,7 @@ impl Battle {
             Command::Search { at } | Command::Door { at, .. } | Command::PickUp { at, .. } => far(at),
             Command::Ready { trigger: ReadyTrigger::EntersArea { from, to }, .. } => far(from) || far(to),
             Command::Attack { target: Target::Square(p), .. } => far(p),
+            Command::Attack { target: Target::Curve(points), .. } => points.iter().any(far),
             _ => false,
         };
         if wild {

@@ -17,6 +17,8 @@ pub enum Target {
     Square(Pos),
     /// A direction, for cones and rays from the attacker.
     Toward(Facing),
+    /// AREA-E5: the squares a curve bends at and ends on, in order from the attacker.
+    Curve(Vec<Pos>),
 }
 
 /// Everything a player, the AI or a script can ask a creature to do.

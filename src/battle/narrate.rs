@@ -17,6 +17,10 @@ fn describe_command(b: &Battle, c: &Command) -> String {
                 Target::Creature(id) => name(b, *id).to_string(),
                 Target::Square(p) => format!("square {p}"),
                 Target::Toward(f) => format!("toward {}", f.name()),
+                Target::Curve(points) => {
+                    let points: Vec<String> = points.iter().map(|p| p.to_string()).collect();
+                    format!("along a curve through {}", points.join(", "))
+                }
             };
             let plus = if additives.is_empty() { String::new() } else { format!(" + {}", additives.join(" + ")) };
             format!("attack {t} with {weapon}{plus}")

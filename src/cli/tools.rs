@@ -16,6 +16,8 @@ pub struct SandboxArgs {
     pub toward: String,
     pub token: Option<String>,
     pub sight: Option<String>,
+    /// AREA-E5: the curve's bends and end (squares), in order.
+    pub bend: Vec<String>,
     pub screenshot: Option<String>,
     pub frames: u32,
 }
@@ -31,7 +33,7 @@ pub fn sandbox(a: SandboxArgs) -> ExitCode {
 
 /// The sandbox as its flags set it up.
 fn staged(a: SandboxArgs) -> Result<Sandbox, String> {
-    let SandboxArgs { level, tool, shape, at, size, width, angle, toward, token, sight, .. } = a;
+    let SandboxArgs { level, tool, shape, at, size, width, angle, toward, token, sight, bend, .. } = a;
     let path = level.unwrap_or_else(|| super::DEFAULT_LEVEL.0.to_string());
     let loaded = super::load(&path)?;
     let on_map = |flag: &str, p: meshal_tactics::rules::grid::Pos| {
@@ -53,7 +55,8 @@ fn staged(a: SandboxArgs) -> Result<Sandbox, String> {
         "ring" => ShapeKind::Ring,
         "sector" | "cone" => ShapeKind::Sector,
         "ray" | "line" => ShapeKind::Ray,
-        other => return Err(format!("--shape {other}: use circle, ring, sector or ray")),
+        "curve" => ShapeKind::Curve,
+        other => return Err(format!("--shape {other}: use circle, ring, sector, ray or curve")),
     };
     if !(0..=64).contains(&size) || !(0..=64).contains(&width) {
         return Err("--size and --width must be 0..=64".into());
@@ -64,6 +67,13 @@ fn staged(a: SandboxArgs) -> Result<Sandbox, String> {
     (s.size, s.width, s.angle) = (size, width, angle);
     s.toward = calculator::parse_facing(&toward)?;
     s.origin = at.as_deref().map(calculator::parse_pos).transpose()?.map(|p| on_map("--at", p)).transpose()?;
+    s.bends =
+        bend.iter().map(|b| calculator::parse_pos(b).and_then(|p| on_map("--bend", p))).collect::<Result<_, _>>()?;
+    if s.shape == ShapeKind::Curve
+        && let Some(why) = s.curve_problem()
+    {
+        return Err(format!("--bend: {why}"));
+    }
     if let Some(name) = token {
         s.token = Some(
             loaded

@@ -172,6 +172,71 @@ fn input_name(input: &dyn Buttonlike) -> String {
     format!("{input:?}")
 }
 
+/// The default keys and buttons (`assets/input.ron` may override them, above).
+impl PlayerAction {
+    pub fn input_map() -> InputMap<PlayerAction> {
+        use PlayerAction::*;
+        InputMap::new([
+            (ConfirmKey, KeyCode::Enter),
+            (ConfirmKey, KeyCode::NumpadEnter),
+            (EndTurn, KeyCode::Space),
+            (TurnLeft, KeyCode::KeyQ),
+            (TurnRight, KeyCode::KeyE),
+            (Weapon1, KeyCode::Digit1),
+            (Weapon2, KeyCode::Digit2),
+            (Weapon3, KeyCode::Digit3),
+            (Weapon4, KeyCode::Digit4),
+            (Weapon5, KeyCode::Digit5),
+            (Weapon6, KeyCode::Digit6),
+            (Stand, KeyCode::KeyX),
+            (Crouch, KeyCode::KeyC),
+            (Prone, KeyCode::KeyZ),
+            (Hide, KeyCode::KeyH),
+            (Search, KeyCode::KeyF),
+            (Door, KeyCode::KeyO),
+            (UseItem, KeyCode::KeyU),
+            (PickUp, KeyCode::KeyY),
+            (GiveItem, KeyCode::KeyM),
+            (DropItem, KeyCode::Delete),
+            (Ready, KeyCode::Period),
+            (Drag, KeyCode::Comma),
+            (Flee, KeyCode::KeyG),
+            (Block, KeyCode::KeyB),
+            // In the turn, with a curve ready, B bends it (`bends.rs`); in a defense window, Block.
+            (Bend, KeyCode::KeyB),
+            (Dodge, KeyCode::KeyD),
+            (Resist, KeyCode::KeyR),
+            (NoReaction, KeyCode::KeyN),
+            (RaiseFate, KeyCode::Digit0),
+            (Counter, KeyCode::KeyK),
+            // The arrows move the keyboard cursor (`cursor.rs`); WASD pans.
+            (PanUp, KeyCode::KeyW),
+            (PanDown, KeyCode::KeyS),
+            (PanLeft, KeyCode::KeyA),
+            (PanRight, KeyCode::KeyD),
+            (Cancel, KeyCode::Escape),
+            (Help, KeyCode::F1),
+            (Snapshot, KeyCode::F12),
+            (Reasons, KeyCode::KeyI),
+            (FastForward, KeyCode::KeyT),
+            (ToggleReach, KeyCode::F2),
+            (ToggleFacing, KeyCode::F3),
+            (ToggleThreat, KeyCode::F4),
+            (ToggleSight, KeyCode::F5),
+            (ToggleFog, KeyCode::F6),
+            (ToggleGrid, KeyCode::F7),
+            (ToggleAutoDefend, KeyCode::F8),
+            (Additive, KeyCode::KeyJ),
+            (Slower, KeyCode::Minus),
+            (Faster, KeyCode::Equal),
+        ])
+        .with(Confirm, MouseButton::Left)
+        .with(Cancel, MouseButton::Right)
+        .with(Sprint, ModifierKey::Shift)
+        .with_axis(Zoom, MouseScrollAxis::Y)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -76,6 +76,8 @@ fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Co
         let w = f.weapon(key)?;
         let target = match &w.weapon.area {
             Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => Target::Square(at),
+            // AREA-E5: through the bends placed with B, to the square clicked.
+            Some(AreaSpec::Curve { .. }) => Target::Curve(choice.bends_now(b).iter().copied().chain([at]).collect()),
             Some(_) => Target::Toward(aim(f.footprint(), at)),
             // ATK-16: a single-target weapon on an object's square strikes the object.
             None => match (occupant, b.object_at(at)) {
@@ -103,6 +105,7 @@ fn click_here(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Option<Co
             let target = match &w.weapon.area {
                 None => Target::Creature(o.id),
                 Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }) => Target::Square(at),
+                Some(AreaSpec::Curve { .. }) => Target::Curve(vec![at]),
                 Some(_) => Target::Toward(aim(f.footprint(), at)),
             };
             Command::Attack { weapon: w.key.clone(), target, additives: choice.additives.clone() }

@@ -330,6 +330,7 @@ const KEYS: &str = "{Confirm}: move / attack   {Weapon1}-{Weapon6}: weapon   {Ca
 Items: {UseItem} use   {PickUp} pick up   {GiveItem} give   {DropItem} drop   {Ready}: ready   {Drag}: drag\n\
 Arrows: cursor   Tab: next enemy   {ConfirmKey}: confirm\n\
 Defense: {Block}/{Dodge}/{Resist} block/dodge/resist, {NoReaction} none   {Counter}: counter\n\
+Curve ready: {Bend} bend it here, click ends it   Fate: 1-6 pick a die, {RaiseFate} next, Enter spend\n\
 {PanUp}{PanLeft}{PanDown}{PanRight}: pan   Wheel: zoom   V: whole map   L: follow\n\
 {Help}: help   {Reasons}: AI reasons   PgUp/PgDn: log   P: pause\n\
 {ToggleReach}-{ToggleGrid}: reach/facing/threat/sight/fog/grid\n\

@@ -58,6 +58,8 @@ pub enum PlayerAction {
     NoReaction,
     /// DICE-13: in a Fate window, pick the next own die scoring least (`fate.rs`).
     RaiseFate,
+    /// AREA-E5: with a curve weapon ready, bend it at the square under the pointer (`bends.rs`).
+    Bend,
     Counter,
     PanUp,
     PanDown,
@@ -85,68 +87,6 @@ pub enum PlayerAction {
     /// Wait longer / shorter between two AI decisions.
     Slower,
     Faster,
-}
-
-impl PlayerAction {
-    pub fn input_map() -> InputMap<PlayerAction> {
-        use PlayerAction::*;
-        InputMap::new([
-            (ConfirmKey, KeyCode::Enter),
-            (ConfirmKey, KeyCode::NumpadEnter),
-            (EndTurn, KeyCode::Space),
-            (TurnLeft, KeyCode::KeyQ),
-            (TurnRight, KeyCode::KeyE),
-            (Weapon1, KeyCode::Digit1),
-            (Weapon2, KeyCode::Digit2),
-            (Weapon3, KeyCode::Digit3),
-            (Weapon4, KeyCode::Digit4),
-            (Weapon5, KeyCode::Digit5),
-            (Weapon6, KeyCode::Digit6),
-            (Stand, KeyCode::KeyX),
-            (Crouch, KeyCode::KeyC),
-            (Prone, KeyCode::KeyZ),
-            (Hide, KeyCode::KeyH),
-            (Search, KeyCode::KeyF),
-            (Door, KeyCode::KeyO),
-            (UseItem, KeyCode::KeyU),
-            (PickUp, KeyCode::KeyY),
-            (GiveItem, KeyCode::KeyM),
-            (DropItem, KeyCode::Delete),
-            (Ready, KeyCode::Period),
-            (Drag, KeyCode::Comma),
-            (Flee, KeyCode::KeyG),
-            (Block, KeyCode::KeyB),
-            (Dodge, KeyCode::KeyD),
-            (Resist, KeyCode::KeyR),
-            (NoReaction, KeyCode::KeyN),
-            (RaiseFate, KeyCode::Digit0),
-            (Counter, KeyCode::KeyK),
-            // The arrows move the keyboard cursor (`cursor.rs`); WASD pans.
-            (PanUp, KeyCode::KeyW),
-            (PanDown, KeyCode::KeyS),
-            (PanLeft, KeyCode::KeyA),
-            (PanRight, KeyCode::KeyD),
-            (Cancel, KeyCode::Escape),
-            (Help, KeyCode::F1),
-            (Snapshot, KeyCode::F12),
-            (Reasons, KeyCode::KeyI),
-            (FastForward, KeyCode::KeyT),
-            (ToggleReach, KeyCode::F2),
-            (ToggleFacing, KeyCode::F3),
-            (ToggleThreat, KeyCode::F4),
-            (ToggleSight, KeyCode::F5),
-            (ToggleFog, KeyCode::F6),
-            (ToggleGrid, KeyCode::F7),
-            (ToggleAutoDefend, KeyCode::F8),
-            (Additive, KeyCode::KeyJ),
-            (Slower, KeyCode::Minus),
-            (Faster, KeyCode::Equal),
-        ])
-        .with(Confirm, MouseButton::Left)
-        .with(Cancel, MouseButton::Right)
-        .with(Sprint, ModifierKey::Shift)
-        .with_axis(Zoom, MouseScrollAxis::Y)
-    }
 }
 
 /// Why `assets/input.ron` could not be used, shown when a battle begins.
@@ -186,6 +126,17 @@ pub struct Choice {
     pub auto_defend: bool,
     /// TIME-16: additive abilities declared with the next attack (J toggles the first).
     pub additives: Vec<String>,
+    /// AREA-E5: the squares the ready curve bends at, in order (B adds one; a click ends it),
+    /// and the log's length when they were placed: once anything happens they are spent.
+    pub bends: Vec<Pos>,
+    pub bends_log: usize,
+}
+
+impl Choice {
+    /// The bends placed for the battle as it stands (none once it has moved on).
+    pub fn bends_now(&self, b: &crate::battle::Battle) -> &[Pos] {
+        if self.bends_log == b.log().len() { &self.bends } else { &[] }
+    }
 }
 
 pub fn plugin(app: &mut App) {
@@ -234,7 +185,16 @@ pub fn plugin(app: &mut App) {
         .add_systems(
             Update,
             (
-                (track_hover, super::cursor::steer_cursor, follow_turn, choose, resolve_intent, act, strike_on_arrival)
+                (
+                    track_hover,
+                    super::cursor::steer_cursor,
+                    follow_turn,
+                    choose,
+                    super::bends::place_bend,
+                    resolve_intent,
+                    act,
+                    strike_on_arrival,
+                )
                     .chain()
                     .in_set(BattleSystems::Decide)
                     .in_set(OnBattleScreen),
@@ -336,6 +296,7 @@ fn follow_turn(battle: Res<ActiveBattle>, viewer: Res<Viewer>, mut choice: ResMu
         choice.creature = now;
         choice.weapon = None;
         choice.additives.clear();
+        choice.bends.clear();
     }
 }
 
@@ -385,14 +346,21 @@ fn choose(
             match f.weapons.get(k) {
                 Some(w) => {
                     choice.weapon = Some(w.key.clone());
+                    choice.bends.clear();
                     notice.0 = format!("{} ready: click a target", w.weapon.name);
                 }
                 None => notice.0 = format!("{} has no weapon {}", f.name, k + 1),
             }
         }
     }
-    if a.just_pressed(&PlayerAction::Cancel) && choice.weapon.take().is_some() {
-        notice.0 = "weapon lowered: clicks move".into();
+    if a.just_pressed(&PlayerAction::Cancel) {
+        if !choice.bends_now(&battle.battle).is_empty() {
+            choice.bends.clear();
+            choice.bends_log = 0;
+            notice.0 = "the curve's bends cleared (Esc again lowers the weapon)".into();
+        } else if choice.weapon.take().is_some() {
+            notice.0 = "weapon lowered: clicks move".into();
+        }
     }
 }
 

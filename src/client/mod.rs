@@ -9,6 +9,7 @@
 
 mod actions;
 mod art;
+mod bends;
 mod bindings;
 mod board;
 mod card;

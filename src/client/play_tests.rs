@@ -395,3 +395,37 @@ fn fate_keys_pick_a_die_spend_it_or_keep_the_roll() {
     }
     assert!(spent && kept);
 }
+
+// RULES: AREA-E5 — a curve by keys and mouse: 1 readies the fire serpent, B bends it at the
+// square under the pointer, a click ends it there and fires through the bend; the orange
+// template the window draws is the engine's squares for that curve.
+#[test]
+fn a_curve_is_bent_with_b_and_fired_with_a_click() {
+    let level = r#"(name: "Curve", map: ["WWWWWWWWW", "W.......W", "W.......W", "W.WWWWW.W", "W.......W", "W.......W", "WWWWWWWWW"],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "You", human: true), (name: "Foe")],
+        creatures: [
+            (name: "Mage", template: "serpent_mage", side: "You", at: (1, 1), facing: N, overrides: (activeness: Some(10))),
+            (name: "Foe", template: "human_fighter", side: "Foe", at: (3, 5), facing: S, overrides: (activeness: Some(1))),
+        ])"#;
+    let mut app = app(level, 1);
+    assert_eq!(battle(&mut app).awaiting(), Some((0, None)));
+    key(&mut app, KeyCode::Digit1);
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(Pos::new(1, 5)), pinned: true, keyboard: false };
+    app.update();
+    key(&mut app, KeyCode::KeyB);
+    let notice = app.world().resource::<Notice>().0.clone();
+    assert!(notice.contains("bend 1 at 1,5") && notice.contains("3 of 7 steps left"), "{notice}");
+    let from = log_len(&app);
+    click(&mut app, Pos::new(3, 5));
+    let curve = Command::Attack {
+        weapon: "fire_serpent".into(),
+        target: Target::Curve(vec![Pos::new(1, 5), Pos::new(3, 5)]),
+        additives: vec![],
+    };
+    assert_eq!(accepted(&app, from), vec![(0, curve)]);
+    // Spent: the next click aims straight again.
+    let choice = app.world().resource::<super::input::Choice>().clone();
+    assert!(choice.bends_now(battle(&mut app)).is_empty());
+}

@@ -33,6 +33,8 @@ pub enum ShapeKind {
     Ring,
     Sector,
     Ray,
+    /// AREA-E5: through `bends` (right clicks), `size` steps in all.
+    Curve,
 }
 
 /// What the sandbox shows.
@@ -47,6 +49,8 @@ pub struct Sandbox {
     pub width: i32,
     pub angle: f64,
     pub toward: Facing,
+    /// AREA-E5: the curve's bends and end, in order (squares on the map).
+    pub bends: Vec<Pos>,
     pub origin: Option<Pos>,
     /// The creature whose facing sectors are shown (index into the level's creatures).
     pub token: Option<usize>,
@@ -63,6 +67,7 @@ impl Sandbox {
             width: 1,
             angle: 90.0,
             toward: Facing::E,
+            bends: Vec::new(),
             origin: None,
             token: None,
             sight: (None, None),
@@ -78,7 +83,25 @@ impl Sandbox {
                 Shape::Sector { length: size, angle: self.angle.clamp(1.0, 360.0), facing: self.toward }
             }
             ShapeKind::Ray => Shape::Ray { length: size, width: self.width.clamp(1, 64), facing: self.toward },
+            // A curve that breaks AREA-E5 covers nothing; the panel says why (`curve_problem`).
+            ShapeKind::Curve => crate::rules::area::curve(size, &self.bend_offsets()).unwrap_or(Shape::Curve {
+                length: size,
+                vertices: [Pos::new(0, 0); crate::rules::area::MAX_CURVE_SEGMENTS],
+                segments: 0,
+            }),
         }
+    }
+
+    /// The bends as offsets from the origin.
+    fn bend_offsets(&self) -> Vec<Pos> {
+        let o = self.origin.unwrap_or_default();
+        self.bends.iter().map(|p| Pos::new(p.x - o.x, p.y - o.y)).collect()
+    }
+
+    /// Why the curve is not one AREA-E5 allows, if it is not.
+    pub fn curve_problem(&self) -> Option<String> {
+        let e = crate::rules::area::curve(self.size.clamp(0, 64), &self.bend_offsets()).err()?;
+        Some(format!("AREA-E5: {e}"))
     }
 
     /// The squares the template covers under each convention (AREA-*, walls stop it: AREA-E6).
@@ -186,7 +209,15 @@ fn pointer(
                 && let Some(o) = s.origin
                 && o != p
             {
-                s.toward = Facing::toward((o.x as f64, o.y as f64), (p.x as f64, p.y as f64));
+                // A curve bends where it is right-clicked (a fifth point starts it again).
+                if s.shape == ShapeKind::Curve {
+                    if s.bends.len() >= crate::rules::area::MAX_CURVE_SEGMENTS {
+                        s.bends.clear();
+                    }
+                    s.bends.push(p);
+                } else {
+                    s.toward = Facing::toward((o.x as f64, o.y as f64), (p.x as f64, p.y as f64));
+                }
             }
         }
         SandboxTool::Facing => {
@@ -358,6 +389,7 @@ fn area_panel(ui: &mut egui::Ui, s: &mut Sandbox, c: &crate::level::compendium::
             (ShapeKind::Ring, "ring"),
             (ShapeKind::Sector, "sector"),
             (ShapeKind::Ray, "ray"),
+            (ShapeKind::Curve, "curve"),
         ] {
             ui.selectable_value(&mut s.shape, k, name);
         }
@@ -381,6 +413,15 @@ fn area_panel(ui: &mut egui::Ui, s: &mut Sandbox, c: &crate::level::compendium::
                 ui.selectable_value(&mut s.toward, f, f.name());
             }
         });
+    }
+    if s.shape == ShapeKind::Curve {
+        ui.label("Right click bends the curve there, the last point its end (up to 4 segments).");
+        if ui.button("Clear the bends").clicked() {
+            s.bends.clear();
+        }
+        if let Some(why) = s.curve_problem() {
+            ui.colored_label(egui::Color32::from_rgb(255, 64, 64), why);
+        }
     }
     let Some((meshal, dnd)) = s.coverage() else {
         ui.label("(no template placed yet)");

@@ -51,6 +51,11 @@ pub enum AreaSpec {
         length: i32,
         width: i32,
     },
+    /// AREA-E5: from the attacker, bending at up to 3 squares on the way to its end (the
+    /// attack's `Target::Curve`), `length` steps in all.
+    Curve {
+        length: i32,
+    },
 }
 
 /// A weapon or attack ability (ATK-1: the attribute damaged, dice, type and defenses).

@@ -1,4 +1,5 @@
-//! Area templates (AREA-*): circle, sector/cone, ring and ray, under both coverage conventions.
+//! Area templates (AREA-*): circle, sector/cone, ring, ray and curve, under both coverage
+//! conventions.
 
 use super::facing::Facing;
 use super::grid::{GridMap, Pos, distance};
@@ -17,6 +18,90 @@ pub enum Shape {
     Sector { length: i32, angle: f64, facing: Facing },
     /// AREA-E4: a line of `length` steps and `width` squares aimed along `facing`.
     Ray { length: i32, width: i32, facing: Facing },
+    /// AREA-E5: a polyline from the origin square's centre through the centres of
+    /// `vertices[..segments]` (offsets from the origin), each segment covering squares as
+    /// AREA-E4. Made by [`curve`], which holds it to `length`.
+    Curve { length: i32, vertices: [Pos; MAX_CURVE_SEGMENTS], segments: u8 },
+}
+
+/// AREA-E5: most segments a curve may have.
+pub const MAX_CURVE_SEGMENTS: usize = 4;
+
+/// Why a polyline is not a curve of AREA-E5.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CurveError {
+    /// A curve needs at least its end.
+    NoVertex,
+    TooManySegments {
+        segments: usize,
+    },
+    /// Vertex `index` (from 1) is where the previous one is: a segment of no length.
+    Repeated {
+        index: usize,
+    },
+    /// Its SPACE-6 length exceeds the template's.
+    TooLong {
+        length: i64,
+        most: i32,
+    },
+}
+
+impl std::fmt::Display for CurveError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CurveError::NoVertex => write!(f, "a curve needs at least the square it ends on"),
+            CurveError::TooManySegments { segments } => {
+                write!(f, "a curve has at most {MAX_CURVE_SEGMENTS} segments, not {segments}")
+            }
+            CurveError::Repeated { index } => write!(f, "bend {index} is on the square before it"),
+            CurveError::TooLong { length, most } => {
+                write!(f, "the curve is {length} steps long; the template reaches {most}")
+            }
+        }
+    }
+}
+
+/// SPACE-6 length of the polyline from the origin (0, 0) through `vertices` (offsets), summed
+/// per segment in i64 (no overflow on absurd offsets).
+pub fn curve_length(vertices: &[Pos]) -> i64 {
+    let mut from = Pos::new(0, 0);
+    let mut total = 0i64;
+    for &v in vertices {
+        let (dx, dy) = ((i64::from(v.x) - i64::from(from.x)).abs(), (i64::from(v.y) - i64::from(from.y)).abs());
+        total += dx.max(dy) + dx.min(dy) / 2;
+        from = v;
+    }
+    total
+}
+
+/// AREA-E5: the curve of `length` through `vertices` (offsets from the origin square, the last
+/// one its end), or why it is none: 1 to 4 segments, none of zero length, SPACE-6 length ≤ L.
+pub fn curve(length: i32, vertices: &[Pos]) -> Result<Shape, CurveError> {
+    if vertices.is_empty() {
+        return Err(CurveError::NoVertex);
+    }
+    if vertices.len() > MAX_CURVE_SEGMENTS {
+        return Err(CurveError::TooManySegments { segments: vertices.len() });
+    }
+    let mut from = Pos::new(0, 0);
+    for (i, &v) in vertices.iter().enumerate() {
+        if v == from {
+            return Err(CurveError::Repeated { index: i + 1 });
+        }
+        from = v;
+    }
+    let total = curve_length(vertices);
+    if total > i64::from(length) {
+        return Err(CurveError::TooLong { length: total, most: length });
+    }
+    let mut stored = [Pos::new(0, 0); MAX_CURVE_SEGMENTS];
+    stored[..vertices.len()].copy_from_slice(vertices);
+    Ok(Shape::Curve { length, vertices: stored, segments: vertices.len() as u8 })
+}
+
+/// The vertices of a curve (offsets from its origin).
+fn curve_vertices(vertices: &[Pos; MAX_CURVE_SEGMENTS], segments: u8) -> &[Pos] {
+    &vertices[..usize::from(segments).min(MAX_CURVE_SEGMENTS)]
 }
 
 /// Squares covered by a template placed at `origin` on an open plane (no walls), in offset
@@ -31,10 +116,50 @@ pub fn template(shape: Shape, coverage: AreaCoverage) -> Vec<Pos> {
 /// Squares covered on a real map: the template, clipped to the map, with line of effect from the
 /// origin (AREA-E6): walls stop areas.
 pub fn covered(map: &GridMap, origin: Pos, shape: Shape, coverage: AreaCoverage) -> Vec<Pos> {
+    if let Shape::Curve { vertices, segments, length } = shape {
+        return curve_on_map(map, origin, curve_vertices(&vertices, segments), length);
+    }
     let mut cells: Vec<Pos> = raw_cells(shape, coverage, origin)
         .into_iter()
         .filter(|p| map.in_bounds(*p) && !solid(map, *p) && line_of_effect(map, origin, *p))
         .collect();
+    cells.sort_by_key(|p| (-p.y, p.x));
+    cells.dedup();
+    cells
+}
+
+/// AREA-E5 with AREA-E4's stop and AREA-E6 (Engine decision: the curve's line of effect runs
+/// along the curve itself, not from the origin, or it could never bend round a corner): the
+/// segments in order, each square the line crosses, until a square that blocks effects (or
+/// the map's edge, or a corner between two such squares) ends the whole curve there.
+fn curve_on_map(map: &GridMap, origin: Pos, vertices: &[Pos], length: i32) -> Vec<Pos> {
+    let mut cells = Vec::new();
+    if curve_length(vertices) > i64::from(length) {
+        return cells;
+    }
+    let stops = |p: Pos| !map.in_bounds(p) || map.terrain(p).blocks_effect();
+    let mut from = origin;
+    for v in vertices {
+        let to = origin.offset(v.x, v.y);
+        let mut blocked = false;
+        trace(from, to, |step| {
+            blocked = match step {
+                LineStep::Cell(p) => p != from && stops(p),
+                LineStep::Corner(p, q) => stops(p) && stops(q),
+            };
+            if let LineStep::Cell(p) = step
+                && !blocked
+                && p != origin
+            {
+                cells.push(p);
+            }
+            !blocked
+        });
+        if blocked {
+            break;
+        }
+        from = to;
+    }
     cells.sort_by_key(|p| (-p.y, p.x));
     cells.dedup();
     cells
@@ -122,6 +247,26 @@ fn raw_cells(shape: Shape, coverage: AreaCoverage, origin: Pos) -> Vec<Pos> {
                 }
             }
             out.extend(ray_cells(facing, length, origin));
+        }
+        (Shape::Curve { length, vertices, segments }, _) => {
+            // AREA-E5 on an open plane: every segment's AREA-E4 squares (the origin excluded,
+            // AREA-E7). D&D has no curve of its own, so both conventions share this one.
+            let vertices = curve_vertices(&vertices, segments);
+            if curve_length(vertices) <= i64::from(length) {
+                let mut from = origin;
+                for v in vertices {
+                    let to = at(v.x, v.y);
+                    trace(from, to, |step| {
+                        if let LineStep::Cell(p) = step
+                            && p != origin
+                        {
+                            out.push(p);
+                        }
+                        true
+                    });
+                    from = to;
+                }
+            }
         }
         (Shape::Circle { radius }, AreaCoverage::Dnd) => {
             // AREA-D1: centred on an intersection; a square counts when most of it (its centre)
@@ -267,6 +412,48 @@ mod tests {
         for f in Facing::ALL {
             assert_eq!(cone(f).len(), 6, "{f:?}");
         }
+    }
+
+    // RULES: AREA-E5 — a curve is a polyline of up to 4 segments between square centres, its
+    // SPACE-6 length at most L; each segment covers the squares its line crosses (AREA-E4).
+    #[test]
+    fn area_e5_curve_segments_cover_as_rays() {
+        let p = Pos::new;
+        // Three east, then three north: a hook of 6 steps, 6 squares (the origin excluded).
+        let hook = template(curve(6, &[p(3, 0), p(3, 3)]).unwrap(), AreaCoverage::Meshal);
+        assert_eq!(hook, vec![p(3, 3), p(3, 2), p(3, 1), p(1, 0), p(2, 0), p(3, 0)]);
+        // A single diagonal segment is the diagonal ray's squares.
+        let diag = template(curve(6, &[p(4, 4)]).unwrap(), AreaCoverage::Meshal);
+        assert_eq!(diag, template(Shape::Ray { length: 6, width: 1, facing: Facing::NE }, AreaCoverage::Meshal));
+        // SPACE-6 length: (4, 2) is 4 + 2/2 = 5 steps; then 2 more north is 7.
+        assert_eq!(curve_length(&[p(4, 2)]), 5);
+        assert_eq!(curve_length(&[p(4, 2), p(4, 4)]), 7);
+        assert_eq!(curve(6, &[p(4, 2), p(4, 4)]), Err(CurveError::TooLong { length: 7, most: 6 }));
+        assert_eq!(curve(6, &[]), Err(CurveError::NoVertex));
+        assert_eq!(
+            curve(9, &[p(1, 0), p(2, 0), p(3, 0), p(4, 0), p(5, 0)]),
+            Err(CurveError::TooManySegments { segments: 5 })
+        );
+        assert_eq!(curve(6, &[p(1, 0), p(1, 0)]), Err(CurveError::Repeated { index: 2 }));
+        assert_eq!(curve(6, &[p(0, 0)]), Err(CurveError::Repeated { index: 1 }));
+        let far = p(i32::MAX, i32::MIN);
+        assert!(matches!(curve(6, &[far, p(0, 1)]), Err(CurveError::TooLong { .. })), "no overflow");
+        assert!(CurveError::TooLong { length: 7, most: 6 }.to_string().contains("7 steps"));
+    }
+
+    // RULES: AREA-E5, AREA-E6 — on a map the curve bends round a wall its straight line could
+    // not pass, and a wall on a segment ends the curve there.
+    #[test]
+    fn area_e5_curve_bends_round_walls_and_stops_at_them() {
+        let m = GridMap::from_ascii(".......\n.......\n.#####.\n.......\n.......").unwrap();
+        // From (0, 0) (south-west), round the wall's west end to (3, 3) behind it.
+        let p = Pos::new;
+        let round = covered(&m, p(0, 0), curve(7, &[p(0, 3), p(3, 3)]).unwrap(), AreaCoverage::Meshal);
+        assert!(round.contains(&p(3, 3)) && round.contains(&p(0, 2)), "{round:?}");
+        assert!(!covered(&m, p(0, 0), Shape::Circle { radius: 4 }, AreaCoverage::Meshal).contains(&p(3, 3)));
+        // Straight north from (2, 0) meets the wall at (2, 2): the curve ends at (2, 1).
+        let blocked = covered(&m, p(2, 0), curve(7, &[p(0, 3), p(3, 3)]).unwrap(), AreaCoverage::Meshal);
+        assert_eq!(blocked, vec![p(2, 1)]);
     }
 
     // RULES: AREA-E6, AREA-E7 — walls stop areas; a creature is inside if any square is covered.
