@@ -72,6 +72,7 @@ fn area_e5_refusals_name_the_rule() {
         (serpent(&[(1, 1)]), "AREA-E5"),
         (serpent(&[(1, -2)]), "AREA-E5"),
         (serpent(&[(1, 1 << 30)]), "SPACE-1"),
+        (serpent(&[(i32::MIN, i32::MAX)]), "SPACE-1"),
         (
             Command::Attack {
                 weapon: "fire_serpent".into(),
@@ -121,4 +122,25 @@ fn area_e5_the_ai_bends_the_serpent_round_the_wall() {
     }
     assert_eq!(curves.len(), 1, "one serpent in its turn (2 of 3 AP)");
     assert!(curves[0].len() >= 2, "a bent curve: {:?}", curves[0]);
+}
+
+// RULES: AREA-E5, AREA-E1 — a compendium cannot give an area template so large that placing it
+// would walk millions of squares: each size is bounded, the error names the weapon.
+#[test]
+fn absurd_area_sizes_are_refused_with_the_weapon_named() {
+    use meshal_tactics::level::compendium::AreaSpec;
+    for (key, area, why) in [
+        ("fire_serpent", AreaSpec::Curve { length: 1_000_000 }, "curve's length"),
+        ("fire_serpent", AreaSpec::Curve { length: 0 }, "curve's length"),
+        ("fireball", AreaSpec::Circle { radius: i32::MAX }, "circle's radius"),
+        ("frost_ring", AreaSpec::Ring { radius: 2, width: -1 }, "ring's radius"),
+        ("lightning", AreaSpec::Ray { length: 65, width: 1 }, "ray's length"),
+        ("lightning", AreaSpec::Cone { length: 4, angle: f64::NAN }, "cone's length"),
+    ] {
+        let mut c = builtin_compendium().clone();
+        c.weapons.get_mut(key).unwrap().area = Some(area);
+        let err = c.validate().unwrap_err();
+        assert!(err.contains(why) && err.contains(key), "{err}");
+    }
+    assert_eq!(builtin_compendium().validate(), Ok(()));
 }

@@ -140,7 +140,7 @@ impl Battle {
             return reject("CRE-1", format!("there is no creature {id}"));
         };
         // Absurd coordinates are refused before any arithmetic can overflow on them.
-        let far = |p: &Pos| p.x.abs() > FAR || p.y.abs() > FAR;
+        let far = |p: &Pos| p.x.unsigned_abs() > FAR.unsigned_abs() || p.y.unsigned_abs() > FAR.unsigned_abs();
         let wild = match command {
             Command::Move { path, .. } | Command::Drag { path, .. } => path.iter().any(far),
             Command::QuickStep { to, .. } => far(to),

@@ -58,6 +58,35 @@ pub enum AreaSpec {
     },
 }
 
+/// Largest radius, length or width of an area template a compendium may give (the
+/// calculator's bound too): beyond it one placement would walk millions of squares.
+pub const MAX_AREA_SIZE: i32 = 64;
+
+impl AreaSpec {
+    /// Why this template is out of bounds, if it is.
+    pub fn problem(&self) -> Option<String> {
+        let within = |n: i32| (0..=MAX_AREA_SIZE).contains(&n);
+        match *self {
+            AreaSpec::Circle { radius } if !within(radius) => {
+                Some(format!("a circle's radius must be 0..={MAX_AREA_SIZE}"))
+            }
+            AreaSpec::Ring { radius, width } if !within(radius) || !within(width) => {
+                Some(format!("a ring's radius and width must be 0..={MAX_AREA_SIZE}"))
+            }
+            AreaSpec::Cone { length, angle } if !within(length) || !(angle > 0.0 && angle <= 360.0) => {
+                Some(format!("a cone's length must be 0..={MAX_AREA_SIZE} and its angle in (0, 360]"))
+            }
+            AreaSpec::Ray { length, width } if !within(length) || !within(width) => {
+                Some(format!("a ray's length and width must be 0..={MAX_AREA_SIZE}"))
+            }
+            AreaSpec::Curve { length } if !(1..=MAX_AREA_SIZE).contains(&length) => {
+                Some(format!("a curve's length must be 1..={MAX_AREA_SIZE} (AREA-E5)"))
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A weapon or attack ability (ATK-1: the attribute damaged, dice, type and defenses).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -397,6 +426,9 @@ impl Compendium {
                     "weapon '{key}': a forced move's steps must be 1..={}",
                     crate::rules::forced::MAX_FORCED_STEPS
                 ));
+            }
+            if let Some(problem) = w.area.as_ref().and_then(AreaSpec::problem) {
+                return Err(format!("weapon '{key}': {problem}"));
             }
             if w.takes_sense.is_some_and(|l| !(1..=crate::rules::senses::MAX_SENSE_LOSS_TURNS).contains(&l.turns)) {
                 return Err(format!(
