@@ -76,39 +76,7 @@ enum Command {
         frames: u32,
     },
     /// The rules sandbox on a level's map: area templates, facing sectors, lines of sight.
-    Sandbox {
-        level: Option<String>,
-        /// Start with this tool: area, facing or sight.
-        #[arg(long, default_value = "area")]
-        tool: String,
-        /// The area template: circle, ring, sector, ray or curve, placed at --at.
-        #[arg(long, default_value = "circle")]
-        shape: String,
-        #[arg(long, allow_hyphen_values = true)]
-        at: Option<String>,
-        /// Radius (circle, ring) or length (sector, ray).
-        #[arg(long, default_value_t = 3)]
-        size: i32,
-        #[arg(long, default_value_t = 1)]
-        width: i32,
-        #[arg(long, default_value_t = 90.0)]
-        angle: f64,
-        #[arg(long, default_value = "E")]
-        toward: String,
-        /// Show this creature's facing sectors.
-        #[arg(long)]
-        token: Option<String>,
-        /// A line of sight FROM:TO, e.g. 3,4:10,6.
-        #[arg(long, allow_hyphen_values = true)]
-        sight: Option<String>,
-        /// A curve's bend (a square; repeatable, in order, the last its end: AREA-E5).
-        #[arg(long = "bend", allow_hyphen_values = true)]
-        bend: Vec<String>,
-        #[arg(long)]
-        screenshot: Option<String>,
-        #[arg(long, default_value_t = 30)]
-        frames: u32,
-    },
+    Sandbox(cli::tools::SandboxArgs),
     /// Make a level from a Tiled map (see README, "Maps from Tiled"); nothing is written when
     /// the map has an error.
     ImportTiled {
@@ -439,35 +407,7 @@ fn main() -> ExitCode {
         Command::Play(args) => play(args),
         Command::Edit { level, screenshot, frames } => cli::tools::edit(level, screenshot, frames),
         Command::ImportTiled { map, output } => cli::tools::import_tiled(&map, &output),
-        Command::Sandbox {
-            level,
-            tool,
-            shape,
-            at,
-            size,
-            width,
-            angle,
-            toward,
-            token,
-            sight,
-            bend,
-            screenshot,
-            frames,
-        } => cli::tools::sandbox(cli::tools::SandboxArgs {
-            level,
-            tool,
-            shape,
-            at,
-            size,
-            width,
-            angle,
-            toward,
-            token,
-            sight,
-            bend,
-            screenshot,
-            frames,
-        }),
+        Command::Sandbox(args) => cli::tools::sandbox(args),
     }
 }
 

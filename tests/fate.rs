@@ -13,6 +13,19 @@ use meshal_tactics::rules::fate::best_raise;
 
 const OPEN: [&str; 5] = ["WWWWWWWW", "W......W", "W......W", "W......W", "WWWWWWWW"];
 
+/// Blue and Red fighters face to face, Red facing `red_facing` (W: toward Blue; E: its back to
+/// Blue).
+fn two_fighters(red_facing: &str) -> String {
+    level_text(
+        "Fate",
+        &OPEN,
+        &[
+            r#"(name: "Blue", template: "human_fighter", side: "Blue", at: (2, 2), facing: E)"#,
+            &format!(r#"(name: "Red", template: "human_fighter", side: "Red", at: (3, 2), facing: {red_facing})"#),
+        ],
+    )
+}
+
 /// A level's text with its ruleset (the level has none of its own).
 fn with_ruleset(text: &str, ruleset: &str) -> String {
     let body = text.trim_end().strip_suffix(')').expect("a level ends with its closing bracket");
@@ -23,14 +36,7 @@ fn with_ruleset(text: &str, ruleset: &str) -> String {
 /// Blue and Red fighters face to face (Might 4, swords); `ruleset` is the level's, `players`
 /// the sides a person plays; the first seed from `from` on which Blue acts first.
 fn face_off(ruleset: &str, players: &[&str], from: u64) -> Battle {
-    let text = level_text(
-        "Fate",
-        &OPEN,
-        &[
-            r#"(name: "Blue", template: "human_fighter", side: "Blue", at: (2, 2), facing: E)"#,
-            r#"(name: "Red", template: "human_fighter", side: "Red", at: (3, 2), facing: W)"#,
-        ],
-    );
+    let text = two_fighters("W");
     let text = with_ruleset(&text, ruleset);
     let c = builtin_compendium();
     let l = parse_level("fate.level.ron", &text, c).unwrap_or_else(|e| panic!("{e}"));
@@ -218,14 +224,7 @@ fn dice_13_a_battle_with_fate_replays_exactly() {
         Event::BattleStarted { fate, .. } => assert_eq!(fate, &vec!["Blue".to_string()]),
         e => panic!("{e:?}"),
     }
-    let text = level_text(
-        "Fate",
-        &OPEN,
-        &[
-            r#"(name: "Blue", template: "human_fighter", side: "Blue", at: (2, 2), facing: E)"#,
-            r#"(name: "Red", template: "human_fighter", side: "Red", at: (3, 2), facing: W)"#,
-        ],
-    );
+    let text = two_fighters("W");
     let text = with_ruleset(&text, "");
     let l = parse_level("fate.level.ron", &text, builtin_compendium()).unwrap();
     let again = Battle::from_log(&l, builtin_compendium(), b.log()).expect("replays");
@@ -241,14 +240,7 @@ fn dice_13_a_battle_with_fate_replays_exactly() {
 #[test]
 fn dice_13_the_ai_spends_fate_only_to_turn_a_loss_into_a_win() {
     // Red cannot defend a blow from behind (FACE-4), and has one Might die left.
-    let text = level_text(
-        "Fate",
-        &OPEN,
-        &[
-            r#"(name: "Blue", template: "human_fighter", side: "Blue", at: (2, 2), facing: E)"#,
-            r#"(name: "Red", template: "human_fighter", side: "Red", at: (3, 2), facing: E)"#,
-        ],
-    );
+    let text = two_fighters("E");
     let text = with_ruleset(&text, "expense_of_fate: Everyone");
     let c = builtin_compendium();
     let l = parse_level("fate.level.ron", &text, c).unwrap();

@@ -138,3 +138,21 @@ fn bad_arguments_exit_2_with_one_line() {
         assert_eq!(stderr.trim_end().lines().count(), 1, "{args:?}: {stderr}");
     }
 }
+
+// RULES: AREA-E5 — the calculator draws a curve through its bends; one longer than its length
+// is refused with the rule and the reason, exit code 2.
+#[test]
+fn area_curve_json_and_refusal() {
+    let hook = json(&["rules", "area", "curve", "--radius", "6", "--bend", "3,0", "--bend", "3,3", "--json"]);
+    assert_eq!(hook["count"], 6);
+    assert_eq!(hook["cells"][0], serde_json::json!([3, 3]));
+    let (code, stdout, _) = run(&["rules", "area", "curve", "--radius", "6", "--bend", "-2,1"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("curve length 6 through -2,1") && stdout.contains("3 squares"), "{stdout}");
+    let (code, _, stderr) = run(&["rules", "area", "curve", "--radius", "6", "--bend", "4,2", "--bend", "4,4"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("AREA-E5") && stderr.contains("7 steps long"), "{stderr}");
+    let (code, _, stderr) = run(&["rules", "area", "curve", "--radius", "6"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("at least the square it ends on"), "{stderr}");
+}

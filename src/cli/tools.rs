@@ -5,20 +5,39 @@ use crate::calculator;
 use meshal_tactics::client::sandbox::{Sandbox, SandboxTool, ShapeKind};
 use std::process::ExitCode;
 
+/// `sandbox`'s flags.
+#[derive(clap::Args)]
 pub struct SandboxArgs {
     pub level: Option<String>,
+    /// Start with this tool: area, facing or sight.
+    #[arg(long, default_value = "area")]
     pub tool: String,
+    /// The area template: circle, ring, sector, ray or curve, placed at --at.
+    #[arg(long, default_value = "circle")]
     pub shape: String,
+    #[arg(long, allow_hyphen_values = true)]
     pub at: Option<String>,
+    /// Radius (circle, ring) or length (sector, ray, curve).
+    #[arg(long, default_value_t = 3)]
     pub size: i32,
+    #[arg(long, default_value_t = 1)]
     pub width: i32,
+    #[arg(long, default_value_t = 90.0)]
     pub angle: f64,
+    #[arg(long, default_value = "E")]
     pub toward: String,
+    /// Show this creature's facing sectors.
+    #[arg(long)]
     pub token: Option<String>,
+    /// A line of sight FROM:TO, e.g. 3,4:10,6.
+    #[arg(long, allow_hyphen_values = true)]
     pub sight: Option<String>,
-    /// AREA-E5: the curve's bends and end (squares), in order.
+    /// A curve's bend (a square; repeatable, in order, the last its end: AREA-E5).
+    #[arg(long = "bend", allow_hyphen_values = true)]
     pub bend: Vec<String>,
+    #[arg(long)]
     pub screenshot: Option<String>,
+    #[arg(long, default_value_t = 30)]
     pub frames: u32,
 }
 

@@ -73,7 +73,7 @@ impl AreaSpec {
             AreaSpec::Ring { radius, width } if !within(radius) || !within(width) => {
                 Some(format!("a ring's radius and width must be 0..={MAX_AREA_SIZE}"))
             }
-            AreaSpec::Cone { length, angle } if !within(length) || !(angle > 0.0 && angle <= 360.0) => {
+            AreaSpec::Cone { length, angle } if !(within(length) && angle > 0.0 && angle <= 360.0) => {
                 Some(format!("a cone's length must be 0..={MAX_AREA_SIZE} and its angle in (0, 360]"))
             }
             AreaSpec::Ray { length, width } if !within(length) || !within(width) => {
