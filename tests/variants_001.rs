@@ -53,3 +53,48 @@ fn atk_001_attack_resolution_switch() {
     assert_eq!(preview(&test), (5, 0));
     assert_eq!(sword(&mut test), (5, 0));
 }
+
+/// Every tie-break roll of the battles' opening initiative under `ruleset`, with whether the
+/// logged order follows totals and then tie-breaks.
+fn tie_breaks(ruleset: &str) -> Vec<u32> {
+    let text = format!(
+        r#"(name: "Ties", map: ["WWWWWWW", "W.....W", "WWWWWWW"],
+            legend: {{ '.': "floor", 'W': "wall" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
+            sides: [(name: "Blue"), (name: "Red")],
+            ruleset: {ruleset},
+            creatures: [
+              (name: "A", template: "grey_wolf", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(1))),
+              (name: "B", template: "grey_wolf", side: "Red", at: (3, 1), facing: E, overrides: (activeness: Some(1))),
+              (name: "C", template: "grey_wolf", side: "Red", at: (5, 1), facing: E, overrides: (activeness: Some(1))),
+            ])"#
+    );
+    let l = parse_level("t.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    let mut all = Vec::new();
+    for seed in 0..300 {
+        let b = Battle::new(&l, builtin_compendium(), seed).unwrap();
+        let mut rolled: Vec<(u32, Vec<u32>)> = Vec::new();
+        for e in b.log() {
+            if let Event::InitiativeRolled { total, tie_breaks, .. } = &e.event {
+                rolled.push((*total, tie_breaks.clone()));
+                all.extend(tie_breaks.iter().copied());
+            }
+        }
+        let mut sorted = rolled.clone();
+        sorted.sort_by(|a, b| b.cmp(a));
+        assert_eq!(rolled, sorted, "seed {seed}: the order is by total, then tie-breaks");
+    }
+    all
+}
+
+// RULES: TIME-3, TIME-E1 — the 001 variant (Variants row 18): with `initiative_ties:
+// RollAdd001` a tie breaks by one more die each ("roll add"), again while still tied; the
+// default rolls 3Σ. One Activeness die each: ties are frequent.
+#[test]
+fn time_3_001_initiative_ties_by_roll_add() {
+    let add = tie_breaks("(initiative_ties: RollAdd001)");
+    assert!(add.len() > 100, "ties happen: {}", add.len());
+    assert!(add.iter().all(|t| (1..=6).contains(t)), "one die each");
+    let three = tie_breaks("()");
+    assert!(three.iter().all(|t| (3..=18).contains(t)) && three.iter().any(|&t| t > 6), "3Σ each");
+}

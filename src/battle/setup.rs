@@ -6,7 +6,7 @@ use crate::level::compendium::{Ability, Compendium};
 use crate::level::{LoadedLevel, Relation};
 use crate::rules::creature::{Attribute, Attributes};
 use crate::rules::grid::Pos;
-use crate::rules::initiative::roll_initiative;
+use crate::rules::initiative::roll_initiative_with;
 use crate::rules::los::{Disguise, search_difficulty};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -242,7 +242,7 @@ impl Battle {
             .enumerate()
             .map(|(gi, g)| (gi, self.creatures[g[0] as usize].attrs.dice(Attribute::Activeness)))
             .collect();
-        let rolls = roll_initiative(&mut self.rng, &dice);
+        let rolls = roll_initiative_with(&mut self.rng, &dice, self.ruleset.initiative_ties.tie_dice());
         let mut order = Vec::new();
         for r in rolls {
             let members = groups[r.id].clone();

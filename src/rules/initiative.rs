@@ -4,19 +4,34 @@ use super::dice::roll_faces;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-/// One creature's initiative record: its Activeness Σ roll and any tie-break rolls (3Σ each).
+/// One creature's initiative record: its Activeness Σ roll and any tie-break rolls (3Σ each,
+/// or one die each under 001's roll add).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InitiativeRoll<Id> {
     pub id: Id,
     pub faces: Vec<u8>,
     pub total: u32,
-    /// TIME-3 / TIME-E1: successive 3Σ tie-break results, in order.
+    /// TIME-3 / TIME-E1: successive tie-break results, in order.
     pub tie_breaks: Vec<u32>,
 }
 
 /// TIME-2: each creature rolls its Activeness dice Σ; order is highest first. TIME-3: tied
 /// creatures roll 3Σ, higher first; TIME-E1: repeated among those still tied.
 pub fn roll_initiative<Id: Clone, R: Rng + ?Sized>(rng: &mut R, entrants: &[(Id, i32)]) -> Vec<InitiativeRoll<Id>> {
+    roll_initiative_with(rng, entrants, TIME_3_TIE_DICE)
+}
+
+/// TIME-3: a tie-break is a 3Σ roll.
+pub const TIME_3_TIE_DICE: i32 = 3;
+
+/// As [`roll_initiative`], with ties broken by `tie_dice`Σ rolls: 3 by TIME-3, 1 by 001's "roll
+/// add" (one more die whose face decides, again while still tied: the same lexicographic
+/// comparison of successive rolls).
+pub fn roll_initiative_with<Id: Clone, R: Rng + ?Sized>(
+    rng: &mut R,
+    entrants: &[(Id, i32)],
+    tie_dice: i32,
+) -> Vec<InitiativeRoll<Id>> {
     let mut rolls: Vec<InitiativeRoll<Id>> = entrants
         .iter()
         .map(|(id, dice)| {
@@ -40,7 +55,7 @@ pub fn roll_initiative<Id: Clone, R: Rng + ?Sized>(rng: &mut R, entrants: &[(Id,
             }
             if group.len() > 1 {
                 for &j in &group {
-                    let t = roll_faces(rng, 3).iter().map(|&f| f as u32).sum();
+                    let t = roll_faces(rng, tie_dice.max(1)).iter().map(|&f| f as u32).sum();
                     rolls[j].tie_breaks.push(t);
                 }
                 changed = true;

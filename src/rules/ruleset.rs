@@ -57,6 +57,27 @@ impl AttackResolution {
     }
 }
 
+/// Initiative variants (TIME-3; Variants row 18): how tied initiative rolls are broken.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum InitiativeTies {
+    /// 000/003 (default): each tied creature rolls 3Σ, again while still tied (TIME-3, TIME-E1).
+    #[default]
+    ThreeDice,
+    /// 001: "roll add": one more die each, its face deciding, again while still tied
+    /// (001_1172b9e802f06534.txt:12-13, :99).
+    RollAdd001,
+}
+
+impl InitiativeTies {
+    /// The dice of one tie-break roll.
+    pub fn tie_dice(self) -> i32 {
+        match self {
+            InitiativeTies::ThreeDice => crate::rules::initiative::TIME_3_TIE_DICE,
+            InitiativeTies::RollAdd001 => 1,
+        }
+    }
+}
+
 /// DICE-13 [Ext] Expense of Fate: to whom the battle offers it, right after each of their rolls.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum FateOffer {
@@ -93,6 +114,8 @@ pub struct Ruleset {
     pub attack_resolution: AttackResolution,
     /// [Ext] Expense of Fate (DICE-13).
     pub expense_of_fate: FateOffer,
+    /// How initiative ties break (TIME-3 or 001's roll add).
+    pub initiative_ties: InitiativeTies,
 }
 
 impl Default for Ruleset {
@@ -108,6 +131,7 @@ impl Default for Ruleset {
             group_initiative: true,
             attack_resolution: AttackResolution::Meshal,
             expense_of_fate: FateOffer::Players,
+            initiative_ties: InitiativeTies::ThreeDice,
         }
     }
 }
