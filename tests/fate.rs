@@ -161,6 +161,8 @@ fn gen_e1_fate_is_offered_to_players_only_by_default() {
         }
     }
     let mut b = at_blue_fate("", &["Blue"]);
+    // GEN-E1: asked for a creature of a player's side, the AI keeps the roll.
+    assert_eq!(ai::decide(&b, 0, Some(WindowKind::Fate)), Command::Pass);
     let might = b.fighter(0).attrs.dice(Attribute::Might);
     b.submit(0, Command::Pass).unwrap();
     assert_eq!(b.fighter(0).attrs.dice(Attribute::Might), might, "keeping the roll is free");
@@ -302,4 +304,53 @@ fn dice_13_ai_battles_with_fate_for_everyone_stay_clean() {
         spent += b.log().iter().filter(|e| matches!(e.event, Event::FateSpent { .. })).count();
     }
     assert!(spent > 0, "the AI never found a roll worth its dice in 100 duels");
+}
+
+// RULES: DICE-13, DICE-12 — a die set by Fate is gone for the attack's later rolls too: a
+// duelist with 4 Activeness stabs twice with its dagger (Activeness ÷ 2: 2 dice a segment);
+// spending one die on the first segment leaves 3 Activeness, so the second rolls 1 die.
+#[test]
+fn dice_13_later_segments_roll_the_dice_fate_left() {
+    let text = level_text(
+        "Fate",
+        &OPEN,
+        &[
+            r#"(name: "Blue", template: "human_duelist", side: "Blue", at: (2, 2), facing: E, overrides: (activeness: Some(4)))"#,
+            r#"(name: "Red", template: "human_fighter", side: "Red", at: (3, 2), facing: W)"#,
+        ],
+    );
+    let l = parse_level("fate.level.ron", &text, builtin_compendium()).unwrap();
+    let players = vec!["Blue".to_string()];
+    let mut checked = 0;
+    for seed in 0..400 {
+        let mut b = Battle::with_players(&l, builtin_compendium(), seed, &players).unwrap();
+        if b.awaiting() != Some((0, None)) {
+            continue;
+        }
+        b.submit(0, Command::Attack { weapon: "dagger".into(), target: Target::Creature(1), additives: vec![] })
+            .unwrap();
+        while let Some((c, Some(kind))) = b.awaiting() {
+            if kind == WindowKind::Fate {
+                break;
+            }
+            b.submit(c, Command::Pass).unwrap();
+        }
+        let Some(w) = b.fate_window() else { continue };
+        assert_eq!((w.own, w.faces.len()), (2, 2));
+        let mark = b.log().len();
+        b.submit(0, Command::Fate { set: best_raise(&w.faces, w.own, 1) }).unwrap();
+        while let Some((c, Some(_))) = b.awaiting() {
+            b.submit(c, Command::Pass).unwrap();
+        }
+        let second = b.log()[mark..].iter().find_map(|e| match &e.event {
+            Event::Rolled { faces, purpose, .. } if purpose == "attack, segment 2" => Some(faces.len()),
+            _ => None,
+        });
+        assert_eq!(second, Some(1), "seed {seed}");
+        checked += 1;
+        if checked == 5 {
+            break;
+        }
+    }
+    assert_eq!(checked, 5);
 }

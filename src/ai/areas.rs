@@ -5,8 +5,9 @@ use super::odds::preview_odds;
 use super::tactical::BestAttack;
 use crate::battle::{Battle, Command, CreatureId, Target};
 use crate::level::compendium::AreaSpec;
+use crate::rules::area::curve_length;
 use crate::rules::facing::Facing;
-use crate::rules::grid::{Pos, distance};
+use crate::rules::grid::Pos;
 
 /// The best placement of an area weapon usable now: expected damage to enemies minus 1.5 × to
 /// friends (each creature as the battle would protect it, no defense assumed for friends).
@@ -56,38 +57,58 @@ pub(super) fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttac
     best
 }
 
+/// Most one-bend curves tried per enemy: the shortest detours first (a curve of 64 steps on a
+/// large map would otherwise mean thousands of previews a decision).
+const BENDS_PER_ENEMY: usize = 40;
+
 /// AREA-E5: the curves worth trying from where `me` stands: straight at each perceived enemy in
-/// reach, through one enemy to a second, and bent once on the way to an enemy (round a corner
-/// or a friend), every bend square whose detour still fits the length. The engine judges each
-/// (line of effect along the curve, the map's edge) through `attack_preview`.
+/// reach, through one enemy to a second, and bent once on the way to an enemy at a square beside
+/// something that stops effects or beside a friend (the reasons to bend: round a corner, past a
+/// friend), each within the length as the rules count it (`curve_length`). The engine judges
+/// each (line of effect along the curve, the map's edge) through `attack_preview`.
 fn curves_through_enemies(b: &Battle, me: CreatureId, length: i32) -> Vec<Target> {
     let f = b.fighter(me);
     let o = f.origin;
+    let rel = |p: Pos| Pos::new(p.x - o.x, p.y - o.y);
+    let fits = |points: &[Pos]| curve_length(&points.iter().map(|&p| rel(p)).collect::<Vec<_>>()) <= i64::from(length);
     let enemies: Vec<Pos> = b
         .perceived_hostiles(f.side)
         .into_iter()
         .map(|e| b.fighter(e).origin)
-        .filter(|&e| e != o && distance(o, e) <= length)
+        .filter(|&e| e != o && fits(&[e]))
         .collect();
+    let friends: Vec<Pos> = b
+        .creatures()
+        .iter()
+        .filter(|c| c.id != me && c.is_active() && !b.hostile(me, c.id))
+        .map(|c| c.origin)
+        .collect();
+    let map = b.map();
+    let worth_bending_at = |p: Pos| {
+        (-1..=1).any(|dy| {
+            (-1..=1).any(|dx| {
+                let q = p.offset(dx, dy);
+                (map.in_bounds(q) && map.terrain(q).blocks_effect()) || friends.contains(&q)
+            })
+        })
+    };
     let mut out: Vec<Vec<Pos>> = Vec::new();
     for &e in &enemies {
         out.push(vec![e]);
-        for &e2 in enemies.iter().filter(|&&e2| e2 != e && distance(o, e) + distance(e, e2) <= length) {
+        for &e2 in enemies.iter().filter(|&&e2| e2 != e && fits(&[e, e2])) {
             out.push(vec![e, e2]);
         }
-        let slack = length - distance(o, e);
-        if slack < 1 {
-            continue;
-        }
+        let mut bends: Vec<(i64, Pos)> = Vec::new();
         for dy in -length..=length {
             for dx in -length..=length {
                 let bend = o.offset(dx, dy);
-                if bend != o && bend != e && distance(o, bend) + distance(bend, e) <= length && b.map().in_bounds(bend)
-                {
-                    out.push(vec![bend, e]);
+                if bend != o && bend != e && map.in_bounds(bend) && fits(&[bend, e]) && worth_bending_at(bend) {
+                    bends.push((curve_length(&[rel(bend), rel(e)]), bend));
                 }
             }
         }
+        bends.sort();
+        out.extend(bends.into_iter().take(BENDS_PER_ENEMY).map(|(_, bend)| vec![bend, e]));
     }
     out.sort();
     out.dedup();

@@ -6,6 +6,7 @@
 
 use crate::battle::{Battle, Command, CreatureId};
 use crate::rules::fate::best_raise;
+use crate::rules::ruleset::FateOffer;
 
 /// A die of Fate is a die of damage taken for good (until rest): two is the most a knock-out
 /// is worth paying, since a creature losing more would be nearly spent itself.
@@ -13,6 +14,11 @@ pub const MOST_FATE_DICE: usize = 2;
 
 /// The AI's answer to a Fate window: the fewest dice that win, or keep the roll.
 pub fn answer(b: &Battle, me: CreatureId) -> Command {
+    // GEN-E1: under the default (`Players`) Fate is a person's choice; an AI creature on a
+    // player's side, or a side `run --fate` names without a script, keeps its rolls.
+    if b.ruleset().expense_of_fate != FateOffer::Everyone {
+        return Command::Pass;
+    }
     let (Some(w), Ok(kept)) = (b.fate_window(), b.fate_preview(&[])) else { return Command::Pass };
     if w.roller != me {
         return Command::Pass;

@@ -46,6 +46,9 @@ pub(super) struct AttackFlow {
     pub rolled: Option<i32>,
     /// DICE-13: the roll a Fate window is open for.
     pub fate: Option<super::fate::FateRoll>,
+    /// The weapon's attribute dice when the attack was declared: a later segment rolls fewer
+    /// if the attacker's Expense of Fate has since removed some (DICE-12: current dice).
+    pub base_dice: i32,
     /// AP spent on it this round: what TIME-14 refunds if it is cancelled.
     pub ap_paid: i32,
     pub chain: u32,
@@ -204,6 +207,7 @@ impl Battle {
             pending_points: None,
             rolled: None,
             fate: None,
+            base_dice: w.weapon.dice.dice_for(&me.attrs),
             ap_paid: if prepaid { 0 } else { cost },
             chain: self.chain + 1,
             owner: id,
@@ -256,12 +260,16 @@ impl Battle {
                 coverage,
             )),
             (AreaSpec::Curve { length }, Target::Curve(points)) => {
-                // AREA-E5: checked (segments, length) before any square is walked.
-                let offsets: Vec<Pos> = points.iter().map(|p| Pos::new(p.x - me.origin.x, p.y - me.origin.y)).collect();
-                let shape = area::curve(*length, &offsets).map_err(|e| Rejection::new("AREA-E5", e.to_string()))?;
+                // AREA-E5: its count and squares checked before any arithmetic or walk on them.
+                if points.len() > area::MAX_CURVE_SEGMENTS {
+                    let e = area::CurveError::TooManySegments { segments: points.len() };
+                    return reject("AREA-E5", e.to_string());
+                }
                 if let Some(p) = points.iter().find(|p| !self.map.in_bounds(**p)) {
                     return reject("AREA-E5", format!("{p} is off the map"));
                 }
+                let offsets: Vec<Pos> = points.iter().map(|p| Pos::new(p.x - me.origin.x, p.y - me.origin.y)).collect();
+                let shape = area::curve(*length, &offsets).map_err(|e| Rejection::new("AREA-E5", e.to_string()))?;
                 Ok(area::covered(&self.map, me.origin, shape, coverage))
             }
             (AreaSpec::Curve { .. }, _) => reject(
@@ -372,7 +380,8 @@ impl Battle {
                         flow.idx = flow.targets.len();
                         continue;
                     }
-                    let faces = roll_faces(&mut self.rng, run.strike.dice);
+                    let dice = self.segment_dice(flow, &run);
+                    let faces = roll_faces(&mut self.rng, dice);
                     let pts = points(&faces) as i32;
                     // Seen by those who see the attacker; the target is named by the segment's
                     // result, which goes to those who see the target.
@@ -412,6 +421,21 @@ impl Battle {
             }
             self.settle_segment(&mut pending.flow, pts, None, None);
         }
+    }
+
+    /// The dice of `run`'s next segment: as declared, less the attribute dice the attacker's
+    /// own Expense of Fate has taken since (DICE-13, DICE-12), never below the variant's floor.
+    fn segment_dice(&self, flow: &AttackFlow, run: &TargetRun) -> i32 {
+        let now = flow.weapon.weapon.dice.dice_for(&self.creatures[flow.attacker as usize].attrs);
+        let shrink = (flow.base_dice - now).max(0);
+        if shrink == 0 {
+            return run.strike.dice;
+        }
+        let floor = match self.ruleset.attack_resolution {
+            crate::rules::ruleset::AttackResolution::Test001 if run.strike.dice > 0 => 1,
+            _ => 0,
+        };
+        (run.strike.dice - shrink).max(floor)
     }
 
     /// TIME-12, TIME-15: whether the target of `run` could still pay for a defense in `chain`.

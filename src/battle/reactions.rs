@@ -127,6 +127,7 @@ impl Battle {
             pending_points: None,
             rolled: None,
             fate: None,
+            base_dice: arm.weapon.dice.dice_for(&me.attrs),
             ap_paid: ap,
             chain: flow.chain,
             owner: flow.owner,

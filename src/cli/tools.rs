@@ -88,6 +88,9 @@ fn staged(a: SandboxArgs) -> Result<Sandbox, String> {
     s.origin = at.as_deref().map(calculator::parse_pos).transpose()?.map(|p| on_map("--at", p)).transpose()?;
     s.bends =
         bend.iter().map(|b| calculator::parse_pos(b).and_then(|p| on_map("--bend", p))).collect::<Result<_, _>>()?;
+    if !s.bends.is_empty() && s.origin.is_none() {
+        return Err("--bend: a curve starts at --at X,Y; give it too".into());
+    }
     if s.shape == ShapeKind::Curve
         && let Some(why) = s.curve_problem()
     {

@@ -136,7 +136,7 @@ pub fn prompt(b: &Battle, choice: &FateChoice) -> Option<String> {
         if p.struck_knocked_out {
             s.push_str(" (knocked out)");
         }
-        if w.defendable {
+        if w.defendable && p.damage > 0 {
             s.push_str(" before its defense");
         }
         s

@@ -61,17 +61,19 @@ impl std::fmt::Display for CurveError {
     }
 }
 
-/// SPACE-6 length of the polyline from the origin (0, 0) through `vertices` (offsets), summed
-/// per segment in i64 (no overflow on absurd offsets).
+/// SPACE-6 length of the polyline from the origin (0, 0) through `vertices` (offsets): each
+/// segment's exact length (a diagonal step 1.5) summed in half steps, the fraction dropped once
+/// at the end (GEN-3), so a staircase of single diagonals counts 3 for every 2 as a straight
+/// diagonal does. In i64: no overflow on absurd offsets.
 pub fn curve_length(vertices: &[Pos]) -> i64 {
     let mut from = Pos::new(0, 0);
-    let mut total = 0i64;
+    let mut halves = 0i64;
     for &v in vertices {
         let (dx, dy) = ((i64::from(v.x) - i64::from(from.x)).abs(), (i64::from(v.y) - i64::from(from.y)).abs());
-        total += dx.max(dy) + dx.min(dy) / 2;
+        halves += 2 * dx.max(dy) + dx.min(dy);
         from = v;
     }
-    total
+    halves / 2
 }
 
 /// AREA-E5: the curve of `length` through `vertices` (offsets from the origin square, the last
@@ -428,6 +430,11 @@ mod tests {
         // SPACE-6 length: (4, 2) is 4 + 2/2 = 5 steps; then 2 more north is 7.
         assert_eq!(curve_length(&[p(4, 2)]), 5);
         assert_eq!(curve_length(&[p(4, 2), p(4, 4)]), 7);
+        // SPACE-6, GEN-3: four single diagonals are 6 steps, as the straight diagonal is.
+        assert_eq!(curve_length(&[p(1, 1), p(2, 2), p(3, 3), p(4, 4)]), 6);
+        assert_eq!(curve_length(&[p(4, 4)]), 6);
+        assert_eq!(curve_length(&[p(1, 1), p(2, 1)]), 2, "1.5 + 1 = 2.5 → 2");
+        assert!(curve(4, &[p(1, 1), p(2, 2), p(3, 3), p(4, 4)]).is_err());
         assert_eq!(curve(6, &[p(4, 2), p(4, 4)]), Err(CurveError::TooLong { length: 7, most: 6 }));
         assert_eq!(curve(6, &[]), Err(CurveError::NoVertex));
         assert_eq!(
