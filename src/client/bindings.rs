@@ -226,6 +226,7 @@ impl PlayerAction {
             (ToggleFog, KeyCode::F6),
             (ToggleGrid, KeyCode::F7),
             (ToggleAutoDefend, KeyCode::F8),
+            (ToggleFatePrompts, KeyCode::F9),
             (Additive, KeyCode::KeyJ),
             (Slower, KeyCode::Minus),
             (Faster, KeyCode::Equal),

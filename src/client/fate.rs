@@ -2,7 +2,7 @@
 //! a defense, and the battle offers Expense of Fate, the banner shows the roll and what setting
 //! the chosen dice would change (points, damage, knock-outs, the dice it costs). The digit keys
 //! pick dice (each set to 2, DICE-2's best face), 0 adds the die scoring least, Enter spends,
-//! N keeps the roll. The numbers are the battle's own (`fate_window`, `fate_preview`).
+//! N keeps the roll; F9 keeps every roll without asking. The numbers are the battle's own (`fate_window`, `fate_preview`).
 
 use super::input::{PlayerAction, WEAPON_KEYS, player_awaited};
 use super::screens::OnBattleScreen;
@@ -18,6 +18,8 @@ use leafwing_input_manager::prelude::*;
 pub struct FateChoice {
     pub dice: Vec<u32>,
     pub at_log: usize,
+    /// F9: keep every roll without asking (a player who does not want the prompts).
+    pub keep_all: bool,
 }
 
 impl FateChoice {
@@ -48,8 +50,20 @@ fn answer(
     mut out: MessageWriter<IssueCommand>,
 ) {
     let Ok(a) = actions.single() else { return };
+    if a.just_pressed(&PlayerAction::ToggleFatePrompts) {
+        choice.keep_all = !choice.keep_all;
+        notice.0 = if choice.keep_all {
+            "Expense of Fate: every roll is kept without asking (F9 asks again)".into()
+        } else {
+            "Expense of Fate: you are asked after each roll of your own dice (F9)".into()
+        };
+    }
     let Some((me, Some(WindowKind::Fate))) = player_awaited(&battle, &viewer) else { return };
     let b = &battle.battle;
+    if choice.keep_all {
+        out.write(IssueCommand { creature: me, command: Command::Pass });
+        return;
+    }
     let Some(w) = b.fate_window() else { return };
     let mut picked = choice.picked(b).to_vec();
     for (i, key) in WEAPON_KEYS.iter().enumerate() {
@@ -65,7 +79,7 @@ fn answer(
             None => notice.0 = "every one of the roll's own dice already scores its most".into(),
         }
     }
-    let now = FateChoice { dice: picked, at_log: b.log().len() };
+    let now = FateChoice { dice: picked, at_log: b.log().len(), keep_all: choice.keep_all };
     if *choice != now {
         *choice = now;
     }

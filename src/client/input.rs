@@ -80,6 +80,8 @@ pub enum PlayerAction {
     ToggleGrid,
     /// Answer defense windows automatically (the best defense on average) or not.
     ToggleAutoDefend,
+    /// DICE-13: keep every roll at once instead of being asked about Expense of Fate.
+    ToggleFatePrompts,
     /// Declare (or not) the creature's additive ability with its next attack (TIME-16).
     Additive,
     /// While held: skip the animations and let the AI decide without waiting.

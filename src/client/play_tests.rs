@@ -396,6 +396,43 @@ fn fate_keys_pick_a_die_spend_it_or_keep_the_roll() {
     assert!(spent && kept);
 }
 
+// RULES: DICE-13 — F9 turns the Fate prompts off: the window is answered at once by keeping the
+// roll, and on again.
+#[test]
+fn f9_keeps_every_roll_without_asking() {
+    let near = FIELD.replace("at: (8, 2), facing: W", "at: (2, 2), facing: W");
+    let seed = (0..200)
+        .find(|&s| {
+            let mut app = app_for(&near, s, &["You".to_string()]);
+            battle(&mut app).awaiting() == Some((0, None))
+        })
+        .unwrap();
+    let mut app = app_for(&near, seed, &["You".to_string()]);
+    key(&mut app, KeyCode::F9);
+    assert!(app.world().resource::<super::fate::FateChoice>().keep_all);
+    let mut windows = 0;
+    for _ in 0..3 {
+        let from = log_len(&app);
+        let sword = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
+        if battle(&mut app).check(0, &sword).is_err() {
+            break;
+        }
+        battle(&mut app).submit(0, sword).unwrap();
+        for _ in 0..6 {
+            answer_foe(&mut app);
+            app.update();
+        }
+        let b = battle(&mut app);
+        assert_ne!(b.awaiting().map(|(_, w)| w), Some(Some(crate::battle::WindowKind::Fate)));
+        windows += b.log()[from..]
+            .iter()
+            .filter(|e| matches!(e.event, Event::ReactionWindowOpened { kind: crate::battle::WindowKind::Fate, .. }))
+            .count();
+        assert!(!b.log()[from..].iter().any(|e| matches!(e.event, Event::FateSpent { .. })));
+    }
+    assert!(windows > 0, "some roll offered Fate and was kept");
+}
+
 // RULES: AREA-E5 — a curve by keys and mouse: 1 readies the fire serpent, B bends it at the
 // square under the pointer, a click ends it there and fires through the bend; the orange
 // template the window draws is the engine's squares for that curve.
