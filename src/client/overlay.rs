@@ -334,6 +334,18 @@ fn draw_aids(
                     );
                 }
             }
+            // AREA-E5: a curve's line from the attacker through its bends (each ringed) to its end.
+            if let Command::Attack { target: crate::battle::Target::Curve(points), .. } = cmd {
+                let mut from = b.fighter(me).origin;
+                for (i, &p) in points.iter().enumerate() {
+                    gizmos.line_2d(square_centre(from), square_centre(p), Color::srgb(1.0, 0.7, 0.25));
+                    if i + 1 < points.len() {
+                        let at = Isometry2d::from_translation(square_centre(p));
+                        gizmos.circle_2d(at, TILE * 0.2, Color::srgb(1.0, 0.85, 0.3));
+                    }
+                    from = p;
+                }
+            }
             // MOVE-11, MOVE-12: where a hurting blow would push or pull each target; red when
             // it would go over an edge with a harmful fall.
             for t in b.attack_preview(me, cmd).unwrap_or_default() {
