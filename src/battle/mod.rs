@@ -8,6 +8,7 @@
 //! client and for queries. The same plugin runs under `MinimalPlugins` (tests, `run`, `sim`) and
 //! in the windowed client.
 
+mod areas;
 mod attack;
 mod belief;
 mod check;
