@@ -135,11 +135,20 @@ pub fn covered(map: &GridMap, origin: Pos, shape: Shape, coverage: AreaCoverage)
 /// segments in order, each square the line crosses, until a square that blocks effects (or
 /// the map's edge, or a corner between two such squares) ends the whole curve there.
 fn curve_on_map(map: &GridMap, origin: Pos, vertices: &[Pos], length: i32) -> Vec<Pos> {
+    let mut cells = curve_cells(origin, vertices, length, |p| !map.in_bounds(p) || map.terrain(p).blocks_effect());
+    cells.sort_by_key(|p| (-p.y, p.x));
+    cells.dedup();
+    cells
+}
+
+/// The squares of a curve from `origin` through `vertices` (offsets), segment by segment, the
+/// origin excluded (AREA-E7), until a square for which `stops` holds (or a corner between two)
+/// ends it; none when it is longer than `length`. Unsorted, with repeats.
+fn curve_cells(origin: Pos, vertices: &[Pos], length: i32, stops: impl Fn(Pos) -> bool) -> Vec<Pos> {
     let mut cells = Vec::new();
     if curve_length(vertices) > i64::from(length) {
         return cells;
     }
-    let stops = |p: Pos| !map.in_bounds(p) || map.terrain(p).blocks_effect();
     let mut from = origin;
     for v in vertices {
         let to = origin.offset(v.x, v.y);
@@ -162,8 +171,6 @@ fn curve_on_map(map: &GridMap, origin: Pos, vertices: &[Pos], length: i32) -> Ve
         }
         from = to;
     }
-    cells.sort_by_key(|p| (-p.y, p.x));
-    cells.dedup();
     cells
 }
 
@@ -251,24 +258,9 @@ fn raw_cells(shape: Shape, coverage: AreaCoverage, origin: Pos) -> Vec<Pos> {
             out.extend(ray_cells(facing, length, origin));
         }
         (Shape::Curve { length, vertices, segments }, _) => {
-            // AREA-E5 on an open plane: every segment's AREA-E4 squares (the origin excluded,
-            // AREA-E7). D&D has no curve of its own, so both conventions share this one.
-            let vertices = curve_vertices(&vertices, segments);
-            if curve_length(vertices) <= i64::from(length) {
-                let mut from = origin;
-                for v in vertices {
-                    let to = at(v.x, v.y);
-                    trace(from, to, |step| {
-                        if let LineStep::Cell(p) = step
-                            && p != origin
-                        {
-                            out.push(p);
-                        }
-                        true
-                    });
-                    from = to;
-                }
-            }
+            // AREA-E5 on an open plane: nothing stops it. D&D has no curve of its own, so both
+            // conventions share this one.
+            out.extend(curve_cells(origin, curve_vertices(&vertices, segments), length, |_| false));
         }
         (Shape::Circle { radius }, AreaCoverage::Dnd) => {
             // AREA-D1: centred on an intersection; a square counts when most of it (its centre)
