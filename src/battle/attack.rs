@@ -306,18 +306,19 @@ impl Battle {
                     let dice = self.segment_dice(flow, &run);
                     let faces = roll_faces(&mut self.rng, dice);
                     let pts = points(&faces) as i32;
+                    let fate = self.fate_for_attack(flow, &faces);
                     // Seen by those who see the attacker; the target is named by the segment's
                     // result, which goes to those who see the target.
                     self.log_about(
                         Event::Rolled {
                             creature: attacker,
                             purpose: format!("attack, segment {}", segment + 1),
-                            faces: faces.clone(),
+                            faces,
                             points: pts,
                         },
                         &[attacker],
                     );
-                    if let Some(roll) = self.fate_for_attack(flow, faces) {
+                    if let Some(roll) = fate {
                         pending.flow.fate = Some(roll);
                         return self.open_window(attacker, WindowKind::Fate, pending);
                     }

@@ -81,14 +81,15 @@ impl Battle {
 
     /// The Fate roll for an attack segment's `faces`, when it is offered: the weapon's
     /// attribute dice come first (DiceExpr: attribute ÷ div, then the added dice).
-    pub(super) fn fate_for_attack(&self, flow: &super::attack::AttackFlow, faces: Vec<u8>) -> Option<FateRoll> {
+    /// The faces are copied only when a window opens: most rolls are offered nothing.
+    pub(super) fn fate_for_attack(&self, flow: &super::attack::AttackFlow, faces: &[u8]) -> Option<FateRoll> {
         let a = &self.creatures[flow.attacker as usize];
         let dice = &flow.weapon.weapon.dice;
         let attribute = dice.attribute.filter(|&at| a.attrs.is_valid(at))?;
         let own = ((a.attrs.dice(attribute) / dice.div.max(1)).max(0) as usize).min(faces.len());
-        self.offers_fate(flow.attacker, &faces, own).then_some(FateRoll {
+        self.offers_fate(flow.attacker, faces, own).then(|| FateRoll {
             roller: flow.attacker,
-            faces,
+            faces: faces.to_vec(),
             own,
             attribute,
             defense: None,
@@ -97,16 +98,16 @@ impl Battle {
 
     /// The Fate roll for `id`'s defense roll, when it is offered: its attribute's dice (less a
     /// posture's penalty) come before a shield's.
-    pub(super) fn fate_for_defense(&self, id: CreatureId, defense: Defense, faces: Vec<u8>) -> Option<FateRoll> {
+    pub(super) fn fate_for_defense(&self, id: CreatureId, defense: Defense, faces: &[u8]) -> Option<FateRoll> {
         let f = &self.creatures[id as usize];
         let attribute = defense.attribute();
         if !f.attrs.is_valid(attribute) {
             return None;
         }
         let own = ((f.attrs.dice(attribute) - self.roll_penalty(f.posture)).max(0) as usize).min(faces.len());
-        self.offers_fate(id, &faces, own).then_some(FateRoll {
+        self.offers_fate(id, faces, own).then(|| FateRoll {
             roller: id,
-            faces,
+            faces: faces.to_vec(),
             own,
             attribute,
             defense: Some(defense),

@@ -203,10 +203,9 @@ impl Battle {
                 let dice = self.defense_dice_of(f, f.posture, d);
                 let faces = roll_faces(&mut self.rng, dice);
                 let dp = points(&faces) as i32;
-                let rolled =
-                    Event::Rolled { creature: id, purpose: format!("{d:?}"), faces: faces.clone(), points: dp };
-                self.log_about(rolled, &[id]);
-                if let Some(roll) = self.fate_for_defense(id, d, faces) {
+                let fate = self.fate_for_defense(id, d, &faces);
+                self.log_about(Event::Rolled { creature: id, purpose: format!("{d:?}"), faces, points: dp }, &[id]);
+                if let Some(roll) = fate {
                     attack.flow.fate = Some(roll);
                     return self.open_window(id, WindowKind::Fate, attack);
                 }
