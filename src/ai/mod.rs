@@ -165,6 +165,7 @@ pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind
                 .or_else(|| doors::worth_opening(battle, creature))
         })
         .flatten();
+    let had_chore = chore.is_some();
     let (command, explanation) = if profile.difficulty == 0 {
         (baseline(battle, creature, window), None)
     } else if let Some(chore) = chore {
@@ -173,6 +174,13 @@ pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind
         lookahead::turn(battle, creature, profile)
     } else {
         tactical::decide(battle, creature, window, profile)
+    };
+    // MOVE-13 [Ext]: a turn whose weighed plan strikes nobody is better spent lifting a
+    // threatened friend (a turn it did not weigh — fleeing, hiding, hunting — is kept).
+    let idle = explanation.as_ref().and_then(|e| e.options.first()).is_some_and(|o| o.expected_dealt <= 0.0);
+    let command = match (own_turn && !had_chore).then(|| rescue::worth_lifting(battle, creature, !idle)) {
+        Some(Some(lift)) => lift,
+        _ => command,
     };
     // TIME-E10: AP that would lapse at the turn's end are better spent on a readied attack.
     let command = match command {

@@ -505,6 +505,7 @@ impl Battle {
             }
             if f.attrs.is_dead() {
                 self.die(id);
+                self.drop_carried(id);
             } else if f.attrs.is_unconscious() && f.posture != Posture::Lying {
                 self.log_about(Event::Unconscious { creature: id }, &[id]);
                 let f = &mut self.creatures[id as usize];
@@ -520,6 +521,7 @@ impl Battle {
                 self.log_about(Event::PostureChanged { creature: id, posture: Posture::Lying, forced: true }, &[id]);
                 self.refresh_perception_of(id);
                 self.sync_perception();
+                self.drop_carried(id);
             }
         }
     }

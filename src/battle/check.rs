@@ -25,6 +25,9 @@ pub(super) enum Plan {
         drag: Option<CreatureId>,
     },
     Face(Facing),
+    /// MOVE-13 (battle/carry.rs).
+    Lift(CreatureId),
+    PutDown(Pos),
     Posture(Posture, i32),
     Attack(Box<AttackFlow>, i32),
     LongTerm {
@@ -144,7 +147,10 @@ impl Battle {
         let wild = match command {
             Command::Move { path, .. } | Command::Drag { path, .. } => path.iter().any(far),
             Command::QuickStep { to, .. } => far(to),
-            Command::Search { at } | Command::Door { at, .. } | Command::PickUp { at, .. } => far(at),
+            Command::Search { at }
+            | Command::Door { at, .. }
+            | Command::PickUp { at, .. }
+            | Command::PutDown { at } => far(at),
             Command::Ready { trigger: ReadyTrigger::EntersArea { from, to }, .. } => far(from) || far(to),
             Command::Attack { target: Target::Square(p), .. } => far(p),
             Command::Attack { target: Target::Curve(points), .. } => points.iter().any(far),
@@ -201,6 +207,8 @@ impl Battle {
                 Ok(Plan::Move { path: path.clone(), cost, sprint: *sprint, face: *face, drag: None })
             }
             Command::Drag { creature, path, face } => self.plan_drag(id, *creature, path, *face),
+            Command::Lift { creature } => self.plan_lift(id, *creature),
+            Command::PutDown { at } => self.plan_put_down(id, *at),
             Command::Face { facing } => {
                 if !self.ruleset.facing {
                     return reject("GEN-2", "facing is switched off in this ruleset");

@@ -41,6 +41,15 @@ pub enum Command {
         #[serde(default)]
         face: Option<Facing>,
     },
+    /// MOVE-13 [Ext], MOVE-E7: lift an unconscious creature lying next to one (3 AP); it is
+    /// carried along until put down.
+    Lift {
+        creature: CreatureId,
+    },
+    /// MOVE-13 [Ext]: put the carried body down on a free square next to one (3 AP).
+    PutDown {
+        at: Pos,
+    },
     /// FACE-2: 0 AP in one's own turn.
     Face {
         facing: Facing,

@@ -28,6 +28,9 @@ impl Battle {
             return reject("CRE-1", format!("there is no creature {body}"));
         };
         let me = &self.creatures[id as usize];
+        if me.carrying.is_some() {
+            return reject("MOVE-E7", format!("{} carries a body: put it down before dragging another", me.name));
+        }
         let side = me.side;
         if body == id || !b.is_active() || !self.knows(side, body) {
             return reject("PERC-3", "there is no body it perceives to drag");

@@ -51,6 +51,8 @@ impl Battle {
     fn execute(&mut self, id: CreatureId, plan: Plan) {
         match plan {
             Plan::Move { path, cost, sprint, face, drag } => self.do_move(id, path, cost, sprint, face, drag),
+            Plan::Lift(body) => self.lift(id, body),
+            Plan::PutDown(at) => self.put_down(id, at),
             Plan::Face(f) => {
                 self.creatures[id as usize].facing = f;
                 self.log_about(Event::Faced { creature: id, facing: f }, &[id]);
@@ -373,6 +375,7 @@ impl Battle {
         if success {
             // Told to those who see it go, before it is gone.
             self.log_about(Event::Fled { creature: id }, &[id]);
+            self.carry_off(id);
             self.creatures[id as usize].presence = Presence::Fled;
             self.refresh_perception_of(id);
             self.sync_perception();

@@ -158,6 +158,7 @@ impl Battle {
         let f = &self.creatures[id as usize];
         if f.is_active() && self.map.depth_under(f.footprint()) > f.size.body_height() {
             self.log_about(Event::Fled { creature: id }, &[id]);
+            self.carry_off(id);
             let f = &mut self.creatures[id as usize];
             f.presence = Presence::Fled;
             f.long_term = None;

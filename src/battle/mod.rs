@@ -11,6 +11,7 @@
 mod areas;
 mod attack;
 mod belief;
+mod carry;
 mod check;
 mod command;
 pub mod danger;

@@ -131,6 +131,14 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             let hurt = if *dice > 0 { format!(": a {dice}-dice attack") } else { ": no harm".into() };
             format!("    {} falls {depth} steps{on}{hurt}", name(b, *creature))
         }
+        Event::Lifted { creature, by } => {
+            let by = by.map_or_else(|| "someone unseen".to_string(), |c| name(b, c).to_string());
+            format!("    {by} lifts {} and carries it", name(b, *creature))
+        }
+        Event::PutDown { creature, by, at } => {
+            let by = by.map_or_else(|| "someone unseen".to_string(), |c| name(b, c).to_string());
+            format!("    {by} puts {} down on {at}", name(b, *creature))
+        }
         Event::Dragged { creature, by, to, .. } => {
             let by = by.map_or_else(|| "someone unseen".to_string(), |c| name(b, c).to_string());
             format!("    {by} drags {} along to {to}", name(b, *creature))

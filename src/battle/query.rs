@@ -189,6 +189,8 @@ impl Battle {
         let blind = i32::from(f.has_lost(crate::rules::senses::Sense::Vision));
         // MOVE-13: while it drags a body (set during its move only).
         let drag = f.dragging.and_then(|body| self.drag_resistance(id, body)).unwrap_or(0);
+        // MOVE-E7: a lifted body weighs on every move until it is put down.
+        let drag = drag + f.carrying.and_then(|body| self.drag_resistance(id, body)).unwrap_or(0);
         let burden = blind + drag;
         Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture), depth, burden }
     }

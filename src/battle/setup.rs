@@ -151,6 +151,7 @@ impl Battle {
                 invisible: t.invisible,
                 weight: t.weight.unwrap_or_else(|| t.size.default_weight()),
                 dragging: None,
+                carrying: None,
                 betrayed_to: Vec::new(),
             });
         }

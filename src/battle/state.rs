@@ -33,6 +33,8 @@ pub enum Presence {
     Active,
     Fled,
     Dead,
+    /// MOVE-E7: lifted off the grid by this creature, until put down (battle/carry.rs).
+    Carried(CreatureId),
 }
 
 /// TIME-11 / TIME-E5: a tactical action still being paid for.
@@ -105,6 +107,8 @@ pub struct Fighter {
     pub weight: i32,
     /// MOVE-13: the body it drags along during its current move (set only while it moves).
     pub dragging: Option<CreatureId>,
+    /// MOVE-E7: the body it has lifted and carries, until it puts it down (battle/carry.rs).
+    pub carrying: Option<CreatureId>,
     /// PERC-E6: its template's invisibility.
     pub invisible: bool,
     /// PERC-E6: the creatures an invisible attacker struck, each told the square it struck from:

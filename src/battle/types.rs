@@ -267,6 +267,19 @@ pub enum Event {
         from: Pos,
         to: Pos,
     },
+    /// MOVE-13 [Ext], MOVE-E7: `by` lifted the body off the grid; it rides with `by` (None for
+    /// a side that perceives the body but not the lifter).
+    Lifted {
+        creature: CreatureId,
+        by: Option<CreatureId>,
+    },
+    /// MOVE-13 [Ext]: `by` put the body down (or let it fall, knocked out or killed) on `at`
+    /// (None for a side that perceives the body but not the carrier).
+    PutDown {
+        creature: CreatureId,
+        by: Option<CreatureId>,
+        at: Pos,
+    },
     /// FLOW-D3: the blow took a sense (blinded, deafened) for its next `turns` turns.
     SenseLost {
         creature: CreatureId,
@@ -484,6 +497,7 @@ impl Event {
             ItemUsed { creature, on, .. } => vec![*creature, *on],
             InvisibleLocated { creature, attacker, .. } => vec![*creature, *attacker],
             Dragged { creature, by, .. } => std::iter::once(*creature).chain(*by).collect(),
+            Lifted { creature, by } | PutDown { creature, by, .. } => std::iter::once(*creature).chain(*by).collect(),
             TurnStarted { creature, .. }
             | SenseLost { creature, .. }
             | SenseRegained { creature, .. }

@@ -200,6 +200,7 @@ impl PlayerAction {
             (DropItem, KeyCode::Delete),
             (Ready, KeyCode::Period),
             (Drag, KeyCode::Comma),
+            (Lift, KeyCode::Slash),
             (Flee, KeyCode::KeyG),
             (Block, KeyCode::KeyB),
             // In the turn, with a curve ready, B bends it (`bends.rs`); in a defense window, Block.

@@ -83,6 +83,9 @@ pub(super) fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: O
         let names: Vec<&str> = f.items.iter().map(|k| b.item_name(k)).collect();
         let _ = writeln!(out, "  carries: {}", names.join(", "));
     }
+    if let Some(body) = b.carried_by(f.id) {
+        let _ = writeln!(out, "  carrying {} (MOVE-E7: its weight slows every move)", b.fighter(body).name);
+    }
     if let Some(r) = &f.readied {
         let name = f.weapon(&r.weapon).map_or(r.weapon.as_str(), |w| w.weapon.name.as_str());
         let _ = writeln!(

@@ -47,6 +47,9 @@ pub enum PlayerAction {
     DropItem,
     /// MOVE-13: drag the body next to the creature to the square under the pointer.
     Drag,
+    /// MOVE-13 [Ext]: lift the body next to the creature, or put the carried one down on the
+    /// square under the pointer (3 AP each).
+    Lift,
     /// TIME-E10: ready the weapon in hand (else the best one) for the first hostile that ends
     /// a move in reach.
     Ready,

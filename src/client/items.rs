@@ -5,7 +5,9 @@
 //! "Use" prefers the friend under the pointer, then the creature itself, then any friend next
 //! to it (a fallen one first); "Pick up" the item under the pointer, then any within reach;
 //! "Give" the friend under the pointer, then any next to it; "Drop" the last item taken.
-//! "Drag" (MOVE-13) pulls a body lying next to the creature to the square under the pointer.
+//! "Drag" (MOVE-13) pulls a body lying next to the creature to the square under the pointer;
+//! "Lift" (MOVE-13 [Ext]) lifts a body next to it (the one under the pointer first), or puts
+//! the carried one down on the square under the pointer, else on the first free one.
 
 use super::screens::OnBattleScreen;
 use super::{Viewer, square_centre};
@@ -88,20 +90,24 @@ pub fn command_for(
         GiveItem => give_command(b, me, hovered),
         DropItem => drop_command(b, me),
         Drag => drag_command(b, me, hovered),
+        Lift => lift_command(b, me, hovered),
         _ => None,
     }
 }
 
 /// The keys `command_for` answers.
-pub const KEYS: [super::input::PlayerAction; 5] = {
+pub const KEYS: [super::input::PlayerAction; 6] = {
     use super::input::PlayerAction::*;
-    [UseItem, PickUp, GiveItem, DropItem, Drag]
+    [UseItem, PickUp, GiveItem, DropItem, Drag, Lift]
 };
 
 /// What the notice says when a key of `KEYS` gives no command now.
 pub fn why_not(key: super::input::PlayerAction) -> &'static str {
     match key {
         super::input::PlayerAction::Drag => "no body next to it can be dragged to that square (MOVE-13)",
+        super::input::PlayerAction::Lift => {
+            "no body next to it to lift, or no free square next to it to put one down (MOVE-13: 3 AP)"
+        }
         _ => "nothing of the kind can be done now",
     }
 }
@@ -203,5 +209,30 @@ pub fn drag_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Option<
     draggable_bodies(b, me).into_iter().find_map(|body| {
         let c = b.drag_command(me, body, at)?;
         Some((c, format!("Drag {} to {at}", b.fighter(body).name)))
+    })
+}
+
+/// MOVE-13 [Ext]: the lift or put-down the key gives with the pointer on `hovered`, with its
+/// label: carrying, put the body down there (else on the first free square next to it);
+/// else lift a body next to it, the hovered one first.
+pub fn lift_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Option<(Command, String)> {
+    if let Some(body) = b.carried_by(me) {
+        let name = &b.fighter(body).name;
+        let squares = b.put_down_squares(me);
+        let at = hovered.filter(|p| squares.contains(p)).or_else(|| squares.first().copied())?;
+        return Some((Command::PutDown { at }, format!("Put {name} down on {at}")));
+    }
+    let side = b.fighter(me).side;
+    let mut bodies: Vec<CreatureId> = b
+        .creatures()
+        .iter()
+        .filter(|o| o.id != me && o.is_active() && o.attrs.is_unconscious() && b.side_perceives(side, o.id))
+        .map(|o| o.id)
+        .collect();
+    let under = |id: CreatureId| hovered.is_some_and(|p| b.fighter(id).footprint().contains(p));
+    bodies.sort_by_key(|&o| (!under(o), b.fighter(o).side != side, o));
+    bodies.into_iter().find_map(|body| {
+        let c = Command::Lift { creature: body };
+        b.check(me, &c).is_ok().then(|| (c, format!("Lift {} (3 AP)", b.fighter(body).name)))
     })
 }

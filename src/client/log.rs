@@ -73,6 +73,9 @@ pub fn rule_for(e: &Event) -> &'static str {
             "CRE-4, FLOW-8: dice recovered up to the maximum; awake once every pool has a die"
         }
         Event::Dragged { .. } => "MOVE-13: dragging a body adds weight / (Might x 10) resistance",
+        Event::Lifted { .. } | Event::PutDown { .. } => {
+            "MOVE-13: lifting or putting down a body costs 3 AP; carried, it adds weight / (Might x 10) resistance"
+        }
         Event::SenseLost { .. } | Event::SenseRegained { .. } => {
             "FLOW-D3: blinded or deafened for its next turns; PERC-4: losing one's habitual sense"
         }

@@ -355,6 +355,43 @@ fn the_drag_key_pulls_a_fallen_friend_to_the_pointer() {
     assert_eq!(b.fighter(squire).origin, Pos::new(1, 2), "the squire lies where the knight stood");
 }
 
+// RULES: MOVE-13, MOVE-E7 — "/" lifts the fallen friend next to the knight (3 AP), and with
+// the body carried and AP to spare, puts it down on the square under the pointer; the action
+// bar names both.
+#[test]
+fn the_lift_key_lifts_a_fallen_friend_and_puts_it_down() {
+    let level = FIELD.replace(
+        "creatures: [",
+        r#"creatures: [(name: "Squire", template: "human_fighter", side: "You", at: (1, 1), facing: E),"#,
+    );
+    let mut app = app(&level, 1);
+    let knight = battle(&mut app).creatures().iter().find(|c| c.name == "Knight").map(|c| c.id).unwrap();
+    let squire = battle(&mut app).creatures().iter().find(|c| c.name == "Squire").map(|c| c.id).unwrap();
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((knight, None)));
+    battle(&mut app).adjust_for_scenario(squire, |f| {
+        let _ = f.attrs.remove_dice(crate::rules::creature::Attribute::Might, 99);
+    });
+    let b = &app.world().resource::<ActiveBattle>().battle;
+    assert_eq!(
+        super::items::lift_command(b, knight, None).map(|(_, label)| label).as_deref(),
+        Some("Lift Squire (3 AP)")
+    );
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Slash);
+    assert_eq!(accepted(&app, from), vec![(knight, Command::Lift { creature: squire })]);
+    battle(&mut app).adjust_for_scenario(knight, |f| f.ap = 3);
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(Pos::new(2, 3)), pinned: true, keyboard: false };
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Slash);
+    assert_eq!(accepted(&app, from), vec![(knight, Command::PutDown { at: Pos::new(2, 3) })]);
+    let b = &app.world().resource::<ActiveBattle>().battle;
+    assert_eq!(b.fighter(squire).origin, Pos::new(2, 3));
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Slash);
+    assert!(accepted(&app, from).is_empty(), "no AP left to lift it again");
+    assert!(app.world().resource::<Notice>().0.contains("MOVE-13"));
+}
+
 // RULES: DICE-13 — the player's Fate window by keys: the digit picks a die of the roll just
 // made, Enter spends it (the command sets that die to 2), the prompt says what it changes; N
 // keeps another roll as it fell.

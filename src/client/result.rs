@@ -32,6 +32,7 @@ fn state_of(f: &crate::battle::Fighter) -> &'static str {
     match f.presence {
         Presence::Dead => "dead",
         Presence::Fled => "fled",
+        Presence::Carried(_) => "carried",
         Presence::Waiting(_) => "never came",
         Presence::Active if f.attrs.is_unconscious() => "down",
         Presence::Active => "standing",
