@@ -161,6 +161,7 @@ fn the_readme_level_example_loads_and_uses_every_field() {
         hidden: true,
         hold: Some(HoldArea { from: (1, 1), to: (1, 1) }),
         items: vec!["healing_draught".into()],
+        rides: Some("m".into()),
     }];
     full.items = vec![meshal_tactics::level::ItemOnMap { at: (1, 1), item: "arrow_bundle".into() }];
     full.sides = vec![SideDef {

@@ -18,6 +18,7 @@ mod fate;
 mod intent;
 mod items;
 mod lookahead;
+mod mount;
 mod odds;
 mod reactions;
 mod ready;

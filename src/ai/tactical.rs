@@ -255,7 +255,10 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
                 Command::EndTurn
             }
         };
-        plans.push(ctx.evaluate(dest, ap_left, f.posture, &first));
+        let (plan, mut score) = ctx.evaluate(dest, ap_left, f.posture, &first);
+        // MOVE-E8: a mount carries its rider to where the rider strikes from.
+        score.total += super::mount::rider_strike(b, me, dest, &conscious);
+        plans.push((plan, score));
     }
     // MOVE-8, MOVE-E2: a sprint doubles the move for one Activeness die. Only to strike this
     // turn when walking cannot (a die is too dear to spend on getting closer), and not when the

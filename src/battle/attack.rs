@@ -506,6 +506,7 @@ impl Battle {
             if f.attrs.is_dead() {
                 self.die(id);
                 self.drop_carried(id);
+                self.leave_mount(id);
             } else if f.attrs.is_unconscious() && f.posture != Posture::Lying {
                 self.log_about(Event::Unconscious { creature: id }, &[id]);
                 let f = &mut self.creatures[id as usize];
@@ -522,6 +523,7 @@ impl Battle {
                 self.refresh_perception_of(id);
                 self.sync_perception();
                 self.drop_carried(id);
+                self.break_mount(id);
             }
         }
     }

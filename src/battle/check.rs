@@ -28,6 +28,9 @@ pub(super) enum Plan {
     /// MOVE-13 (battle/carry.rs).
     Lift(CreatureId),
     PutDown(Pos),
+    /// MOVE-E8 (battle/mount.rs), with the AP.
+    Mount(CreatureId, i32),
+    Dismount(Pos, i32),
     Posture(Posture, i32),
     Attack(Box<AttackFlow>, i32),
     LongTerm {
@@ -150,7 +153,8 @@ impl Battle {
             Command::Search { at }
             | Command::Door { at, .. }
             | Command::PickUp { at, .. }
-            | Command::PutDown { at } => far(at),
+            | Command::PutDown { at }
+            | Command::Dismount { to: at } => far(at),
             Command::Ready { trigger: ReadyTrigger::EntersArea { from, to }, .. } => far(from) || far(to),
             Command::Attack { target: Target::Square(p), .. } => far(p),
             Command::Attack { target: Target::Curve(points), .. } => points.iter().any(far),
@@ -168,7 +172,10 @@ impl Battle {
                 return match (w.kind, command) {
                     (WindowKind::Defense, Command::Defend { defense }) => self.plan_defend(w, *defense),
                     (WindowKind::Defense, Command::Pass) => Ok(Plan::Defend(None)),
-                    (WindowKind::BeforeAttack, Command::QuickStep { to, face }) => self.plan_quick_step(id, *to, *face),
+                    (WindowKind::BeforeAttack, Command::QuickStep { to, face }) => {
+                        self.check_not_riding(id, "Quick Step")?;
+                        self.plan_quick_step(id, *to, *face)
+                    }
                     (WindowKind::BeforeAttack, Command::CounterAttack { weapon }) => self.plan_counter(w, weapon),
                     (WindowKind::BeforeAttack, Command::Pass | Command::Defend { defense: None }) => {
                         Ok(Plan::PassBefore)
@@ -199,6 +206,7 @@ impl Battle {
         match command {
             Command::Move { path, sprint, face } => {
                 self.check_move_path(id, path, *face)?;
+                self.check_not_riding(id, "move")?;
                 self.check_hold(id, path)?;
                 let mover = self.mover(id, *sprint);
                 let occupancy = self.occupancy_for(id);
@@ -206,8 +214,16 @@ impl Battle {
                     .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;
                 Ok(Plan::Move { path: path.clone(), cost, sprint: *sprint, face: *face, drag: None })
             }
-            Command::Drag { creature, path, face } => self.plan_drag(id, *creature, path, *face),
-            Command::Lift { creature } => self.plan_lift(id, *creature),
+            Command::Drag { creature, path, face } => {
+                self.check_not_riding(id, "drag")?;
+                self.plan_drag(id, *creature, path, *face)
+            }
+            Command::Lift { creature } => {
+                self.check_not_riding(id, "lifting")?;
+                self.plan_lift(id, *creature)
+            }
+            Command::Mount { mount } => self.plan_mount(id, *mount),
+            Command::Dismount { to } => self.plan_dismount(id, *to),
             Command::PutDown { at } => self.plan_put_down(id, *at),
             Command::Face { facing } => {
                 if !self.ruleset.facing {
@@ -219,6 +235,7 @@ impl Battle {
                 if !self.ruleset.postures {
                     return reject("GEN-2", "postures are switched off in this ruleset");
                 }
+                self.check_not_riding(id, "posture change (dismount instead)")?;
                 if *posture == me.posture {
                     return reject("POST-2", format!("{} is already {}", me.name, posture.name()));
                 }

@@ -50,6 +50,15 @@ pub enum Command {
     PutDown {
         at: Pos,
     },
+    /// MOVE-14, MOVE-E8: mount a creature of one's side that is a mount, standing next to it (a
+    /// posture change to Sit/Ride, 1 AP); from then on one moves only with it.
+    Mount {
+        mount: CreatureId,
+    },
+    /// MOVE-E8: get off onto a free square next to the mount (a change to Standing, 1 AP).
+    Dismount {
+        to: Pos,
+    },
     /// FACE-2: 0 AP in one's own turn.
     Face {
         facing: Facing,

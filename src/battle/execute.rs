@@ -53,6 +53,8 @@ impl Battle {
             Plan::Move { path, cost, sprint, face, drag } => self.do_move(id, path, cost, sprint, face, drag),
             Plan::Lift(body) => self.lift(id, body),
             Plan::PutDown(at) => self.put_down(id, at),
+            Plan::Mount(mount, cost) => self.mount_up(id, mount, cost),
+            Plan::Dismount(to, cost) => self.dismount(id, to, cost),
             Plan::Face(f) => {
                 self.creatures[id as usize].facing = f;
                 self.log_about(Event::Faced { creature: id, facing: f }, &[id]);
@@ -263,6 +265,8 @@ impl Battle {
                 f.betrayed_to.clear();
             }
         }
+        // MOVE-E8: a rider moves with its mount.
+        self.seat_rider(id);
         self.refresh_perception_of(id);
         let exposed = self.exposure(id);
         // The sides that now perceive the walker are told before anything names it.
@@ -376,6 +380,7 @@ impl Battle {
             // Told to those who see it go, before it is gone.
             self.log_about(Event::Fled { creature: id }, &[id]);
             self.carry_off(id);
+            self.leave_mount(id);
             self.creatures[id as usize].presence = Presence::Fled;
             self.refresh_perception_of(id);
             self.sync_perception();

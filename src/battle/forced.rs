@@ -106,6 +106,11 @@ impl Battle {
         self.creatures[target as usize].origin = path.end(start);
         self.creatures[target as usize].betrayed_to.clear();
         self.refresh_perception_of(target);
+        // MOVE-E8: a mount pushed carries its rider along; a rider pushed falls off.
+        self.seat_rider(target);
+        if self.creatures[target as usize].riding.is_some() {
+            self.break_mount_onto(target, path.end(start));
+        }
         self.sync_perception();
         let found = self.unhide_adjacent(target);
         self.sync_perception();
@@ -146,6 +151,7 @@ impl Battle {
         self.creatures[id as usize].fell = true;
         if let Some(other) = under {
             self.creatures[id as usize].origin = rest;
+            self.seat_rider(id);
             self.refresh_perception_of(id);
             self.sync_perception();
             self.fall_attack(other, dice);
@@ -159,6 +165,7 @@ impl Battle {
         if f.is_active() && self.map.depth_under(f.footprint()) > f.size.body_height() {
             self.log_about(Event::Fled { creature: id }, &[id]);
             self.carry_off(id);
+            self.leave_mount(id);
             let f = &mut self.creatures[id as usize];
             f.presence = Presence::Fled;
             f.long_term = None;

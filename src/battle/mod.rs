@@ -23,6 +23,7 @@ mod fate;
 pub mod forced;
 mod hazard;
 pub mod items;
+mod mount;
 pub mod narrate;
 mod objects;
 mod perception;

@@ -131,6 +131,12 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             let hurt = if *dice > 0 { format!(": a {dice}-dice attack") } else { ": no harm".into() };
             format!("    {} falls {depth} steps{on}{hurt}", name(b, *creature))
         }
+        Event::Mounted { creature, mount } => format!("    {} mounts {}", name(b, *creature), name(b, *mount)),
+        Event::Dismounted { creature, mount, at, forced } => {
+            let from = mount.map_or_else(|| "its mount".to_string(), |m| name(b, m).to_string());
+            let how = if *forced { "falls off" } else { "gets off" };
+            format!("    {} {how} {from} onto {at}", name(b, *creature))
+        }
         Event::Lifted { creature, by } => {
             let by = by.map_or_else(|| "someone unseen".to_string(), |c| name(b, c).to_string());
             format!("    {by} lifts {} and carries it", name(b, *creature))

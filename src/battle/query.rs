@@ -222,7 +222,8 @@ impl Battle {
             }
         }
         for o in &self.creatures {
-            if o.id == mover || !o.is_active() || !counts(o.id) {
+            // MOVE-E8: a mount and its rider never stand in each other's way.
+            if o.id == mover || !o.is_active() || !counts(o.id) || me.rider == Some(o.id) || me.riding == Some(o.id) {
                 continue;
             }
             let kind =
@@ -560,9 +561,13 @@ impl Battle {
         self.side_perceives(side, creature)
     }
 
-    /// The present creature on `at` that `side` may be shown.
+    /// The present creature on `at` that `side` may be shown: the smallest if two share it (a
+    /// rider on its mount, MOVE-E8: the mount is the one under its other squares).
     pub fn shown_creature_at(&self, side: usize, at: Pos) -> Option<&Fighter> {
-        self.creatures.iter().find(|c| c.is_active() && c.footprint().contains(at) && self.shown_to(side, c.id))
+        self.creatures
+            .iter()
+            .filter(|c| c.is_active() && c.footprint().contains(at) && self.shown_to(side, c.id))
+            .min_by_key(|c| c.size)
     }
 
     /// Hostile creatures `side` perceives now, present and not yet gone.

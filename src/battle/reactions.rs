@@ -239,6 +239,7 @@ impl Battle {
             self.creatures[id as usize].origin = to;
             self.creatures[id as usize].betrayed_to.clear();
             self.refresh_perception_of(id);
+            self.seat_rider(id);
             self.log_walk(id, &[from, to], 4, false);
             self.sync_perception();
         }

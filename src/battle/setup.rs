@@ -152,8 +152,19 @@ impl Battle {
                 weight: t.weight.unwrap_or_else(|| t.size.default_weight()),
                 dragging: None,
                 carrying: None,
+                mount: t.mount,
+                riding: None,
+                rider: None,
                 betrayed_to: Vec::new(),
             });
+        }
+        // MOVE-E8: riders start in the saddle (the level checked the pairs).
+        for (i, c) in l.creatures.iter().enumerate() {
+            if let Some(m) = c.rides.as_ref().and_then(|m| l.creatures.iter().position(|o| &o.name == m)) {
+                creatures[i].riding = Some(m as CreatureId);
+                creatures[i].posture = crate::rules::posture::Posture::Sit;
+                creatures[m].rider = Some(i as CreatureId);
+            }
         }
         let n = creatures.len();
         let mut battle = Battle {

@@ -109,6 +109,12 @@ pub struct Fighter {
     pub dragging: Option<CreatureId>,
     /// MOVE-E7: the body it has lifted and carries, until it puts it down (battle/carry.rs).
     pub carrying: Option<CreatureId>,
+    /// MOVE-E8: its template makes it a mount that may carry a rider (battle/mount.rs).
+    pub mount: bool,
+    /// MOVE-E8: the mount it rides, sitting on the mount's south-west square.
+    pub riding: Option<CreatureId>,
+    /// MOVE-E8: the creature riding it.
+    pub rider: Option<CreatureId>,
     /// PERC-E6: its template's invisibility.
     pub invisible: bool,
     /// PERC-E6: the creatures an invisible attacker struck, each told the square it struck from:

@@ -280,6 +280,19 @@ pub enum Event {
         by: Option<CreatureId>,
         at: Pos,
     },
+    /// MOVE-14, MOVE-E8: `creature` sits on `mount` (told to the sides that see both).
+    Mounted {
+        creature: CreatureId,
+        mount: CreatureId,
+    },
+    /// MOVE-E8: the rider got off (or, `forced`, fell off or was thrown) onto `at` (`mount`
+    /// None for a side that does not perceive the mount).
+    Dismounted {
+        creature: CreatureId,
+        mount: Option<CreatureId>,
+        at: Pos,
+        forced: bool,
+    },
     /// FLOW-D3: the blow took a sense (blinded, deafened) for its next `turns` turns.
     SenseLost {
         creature: CreatureId,
@@ -498,6 +511,8 @@ impl Event {
             InvisibleLocated { creature, attacker, .. } => vec![*creature, *attacker],
             Dragged { creature, by, .. } => std::iter::once(*creature).chain(*by).collect(),
             Lifted { creature, by } | PutDown { creature, by, .. } => std::iter::once(*creature).chain(*by).collect(),
+            Mounted { creature, mount } => vec![*creature, *mount],
+            Dismounted { creature, mount, .. } => std::iter::once(*creature).chain(*mount).collect(),
             TurnStarted { creature, .. }
             | SenseLost { creature, .. }
             | SenseRegained { creature, .. }

@@ -114,9 +114,13 @@ fn build_bar(
                 let label = format!("Drag {} to the pointer ({})", b.fighter(body).name, keys.of(PlayerAction::Drag));
                 items.push((label, PlayerAction::Drag, false));
             }
-            // MOVE-13 [Ext]: lift a body next to it, or put the carried one down.
+            // MOVE-13 [Ext]: lift a body next to it, or put the carried one down; MOVE-E8: mount
+            // or get off.
             if let Some((_, label)) = super::items::lift_command(b, me, None) {
                 items.push((format!("{label} ({})", keys.of(PlayerAction::Lift)), PlayerAction::Lift, false));
+            }
+            if let Some((_, label)) = super::items::mount_command(b, me, None) {
+                items.push((format!("{label} ({})", keys.of(PlayerAction::Mount)), PlayerAction::Mount, false));
             }
             if f.readied.is_none()
                 && let Some((_, label)) = super::items::ready_command(b, me, choice.weapon.as_deref())

@@ -151,6 +151,8 @@ fn input_name(input: &dyn Buttonlike) -> String {
             "Equal" => "=".into(),
             "Period" => ".".into(),
             "Comma" => ",".into(),
+            "Slash" => "/".into(),
+            "Semicolon" => ";".into(),
             "Delete" => "Del".into(),
             "ArrowUp" => "Up".into(),
             "ArrowDown" => "Down".into(),
@@ -201,6 +203,7 @@ impl PlayerAction {
             (Ready, KeyCode::Period),
             (Drag, KeyCode::Comma),
             (Lift, KeyCode::Slash),
+            (Mount, KeyCode::Semicolon),
             (Flee, KeyCode::KeyG),
             (Block, KeyCode::KeyB),
             // In the turn, with a curve ready, B bends it (`bends.rs`); in a defense window, Block.

@@ -256,7 +256,8 @@ fn dress_tokens(
         commands
             .entity(entity)
             .insert((
-                Transform::from_translation(token_centre(place).extend(10.0)),
+                // Smaller tokens above larger ones: a rider sits on its mount (MOVE-E8).
+                Transform::from_translation(token_centre(place).extend(10.0 + 2.0 / side)),
                 Glide::default(),
                 Visibility::Visible,
             ))

@@ -83,6 +83,12 @@ pub(super) fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: O
         let names: Vec<&str> = f.items.iter().map(|k| b.item_name(k)).collect();
         let _ = writeln!(out, "  carries: {}", names.join(", "));
     }
+    if let Some(m) = b.mount_of(f.id) {
+        let _ = writeln!(out, "  riding {} (MOVE-14: moves only with it)", b.fighter(m).name);
+    }
+    if let Some(r) = b.rider_of(f.id) {
+        let _ = writeln!(out, "  ridden by {}", b.fighter(r).name);
+    }
     if let Some(body) = b.carried_by(f.id) {
         let _ = writeln!(out, "  carrying {} (MOVE-E7: its weight slows every move)", b.fighter(body).name);
     }

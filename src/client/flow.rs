@@ -21,7 +21,7 @@ const OUTCOME_PAUSE: f32 = 2.0;
 /// `{Action}` names the key bound to it (`bindings::KeyNames`).
 pub const KEYS: &str = "{Confirm} a square: move there ({Sprint}: sprint)   {Weapon1}-{Weapon6}: ready a weapon, {Confirm} a target\n\
 {TurnLeft}/{TurnRight}: turn   {Stand}/{Crouch}/{Prone}: stand/crouch/prone   {Hide} hide   {Search} search   {Door} door   {Flee} flee\n\
-{UseItem} use item   {PickUp} pick up   {GiveItem} give   {DropItem} drop   {Ready} ready the weapon for the first foe in reach   {Drag} drag a body to the pointer   {Lift} lift a body / put it down at the pointer\n\
+{UseItem} use item   {PickUp} pick up   {GiveItem} give   {DropItem} drop   {Ready} ready the weapon for the first foe in reach   {Drag} drag a body to the pointer   {Lift} lift a body / put it down at the pointer   {Mount} mount / dismount at the pointer\n\
 Arrows: grid cursor   Tab: next enemy   {ConfirmKey}: confirm at the cursor (else end turn)   {EndTurn}: end turn\n\
 {Block}/{Dodge}/{Resist}: block/dodge/resist   {NoReaction}: take it   {Counter}: counter\n\
 {PanUp}{PanLeft}{PanDown}{PanRight}: pan   wheel: zoom   V: whole map   L: camera follows the creature in turn (on/off)\n\

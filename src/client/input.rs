@@ -50,6 +50,9 @@ pub enum PlayerAction {
     /// MOVE-13 [Ext]: lift the body next to the creature, or put the carried one down on the
     /// square under the pointer (3 AP each).
     Lift,
+    /// MOVE-E8: mount the mount next to the creature, or dismount onto the square under the
+    /// pointer (1 AP each).
+    Mount,
     /// TIME-E10: ready the weapon in hand (else the best one) for the first hostile that ends
     /// a move in reach.
     Ready,

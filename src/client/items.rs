@@ -91,20 +91,24 @@ pub fn command_for(
         DropItem => drop_command(b, me),
         Drag => drag_command(b, me, hovered),
         Lift => lift_command(b, me, hovered),
+        Mount => mount_command(b, me, hovered),
         _ => None,
     }
 }
 
 /// The keys `command_for` answers.
-pub const KEYS: [super::input::PlayerAction; 6] = {
+pub const KEYS: [super::input::PlayerAction; 7] = {
     use super::input::PlayerAction::*;
-    [UseItem, PickUp, GiveItem, DropItem, Drag, Lift]
+    [UseItem, PickUp, GiveItem, DropItem, Drag, Lift, Mount]
 };
 
 /// What the notice says when a key of `KEYS` gives no command now.
 pub fn why_not(key: super::input::PlayerAction) -> &'static str {
     match key {
         super::input::PlayerAction::Drag => "no body next to it can be dragged to that square (MOVE-13)",
+        super::input::PlayerAction::Mount => {
+            "no mount of its side next to it, or no free square beside the mount to get off onto (MOVE-E8: 1 AP)"
+        }
         super::input::PlayerAction::Lift => {
             "no body next to it to lift, or no free square next to it to put one down (MOVE-13: 3 AP)"
         }
@@ -234,5 +238,23 @@ pub fn lift_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Option<
     bodies.into_iter().find_map(|body| {
         let c = Command::Lift { creature: body };
         b.check(me, &c).is_ok().then(|| (c, format!("Lift {} (3 AP)", b.fighter(body).name)))
+    })
+}
+
+/// MOVE-E8: the mount or dismount the key gives with the pointer on `hovered`, with its label:
+/// riding, get off onto the square under the pointer (else the first free one); else mount a
+/// mount next to it, the hovered one first.
+pub fn mount_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Option<(Command, String)> {
+    if let Some(mount) = b.mount_of(me) {
+        let squares = b.dismount_squares(me);
+        let to = hovered.filter(|p| squares.contains(p)).or_else(|| squares.first().copied())?;
+        return Some((Command::Dismount { to }, format!("Get off {} onto {to}", b.fighter(mount).name)));
+    }
+    let under = |id: CreatureId| hovered.is_some_and(|p| b.fighter(id).footprint().contains(p));
+    let mut mounts: Vec<CreatureId> = b.creatures().iter().filter(|o| o.mount && o.id != me).map(|o| o.id).collect();
+    mounts.sort_by_key(|&m| (!under(m), m));
+    mounts.into_iter().find_map(|m| {
+        let c = Command::Mount { mount: m };
+        b.check(me, &c).is_ok().then(|| (c, format!("Mount {} (1 AP)", b.fighter(m).name)))
     })
 }

@@ -73,6 +73,9 @@ pub fn rule_for(e: &Event) -> &'static str {
             "CRE-4, FLOW-8: dice recovered up to the maximum; awake once every pool has a die"
         }
         Event::Dragged { .. } => "MOVE-13: dragging a body adds weight / (Might x 10) resistance",
+        Event::Mounted { .. } | Event::Dismounted { .. } => {
+            "MOVE-14, MOVE-E8: mounting and dismounting are posture changes (1 AP); the rider moves only with its mount"
+        }
         Event::Lifted { .. } | Event::PutDown { .. } => {
             "MOVE-13: lifting or putting down a body costs 3 AP; carried, it adds weight / (Might x 10) resistance"
         }

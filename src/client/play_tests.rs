@@ -392,6 +392,38 @@ fn the_lift_key_lifts_a_fallen_friend_and_puts_it_down() {
     assert!(app.world().resource::<Notice>().0.contains("MOVE-13"));
 }
 
+// RULES: MOVE-14, MOVE-E8 — ";" mounts the horse next to the knight (1 AP) and, riding,
+// dismounts onto the square under the pointer; the bar names both; the rider's square shows
+// the rider, the horse's other squares the horse.
+#[test]
+fn the_mount_key_mounts_and_dismounts() {
+    let level = FIELD.replace(
+        "creatures: [",
+        r#"creatures: [(name: "Mare", template: "warhorse", side: "You", at: (2, 2), facing: E),"#,
+    );
+    let mut app = app(&level, 1);
+    let knight = battle(&mut app).creatures().iter().find(|c| c.name == "Knight").map(|c| c.id).unwrap();
+    let mare = battle(&mut app).creatures().iter().find(|c| c.name == "Mare").map(|c| c.id).unwrap();
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((knight, None)));
+    let b = &app.world().resource::<ActiveBattle>().battle;
+    assert_eq!(
+        super::items::mount_command(b, knight, None).map(|(_, label)| label).as_deref(),
+        Some("Mount Mare (1 AP)")
+    );
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Semicolon);
+    assert_eq!(accepted(&app, from), vec![(knight, Command::Mount { mount: mare })]);
+    let b = &app.world().resource::<ActiveBattle>().battle;
+    let side = b.fighter(knight).side;
+    assert_eq!(b.shown_creature_at(side, Pos::new(2, 2)).map(|f| f.id), Some(knight), "the rider on top");
+    assert_eq!(b.shown_creature_at(side, Pos::new(3, 3)).map(|f| f.id), Some(mare));
+    *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(Pos::new(2, 1)), pinned: true, keyboard: false };
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Semicolon);
+    assert_eq!(accepted(&app, from), vec![(knight, Command::Dismount { to: Pos::new(2, 1) })]);
+    assert_eq!(app.world().resource::<ActiveBattle>().battle.fighter(knight).origin, Pos::new(2, 1));
+}
+
 // RULES: DICE-13 — the player's Fate window by keys: the digit picks a die of the roll just
 // made, Enter spends it (the command sets that die to 2), the prompt says what it changes; N
 // keeps another roll as it fell.

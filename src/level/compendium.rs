@@ -253,6 +253,9 @@ pub struct CreatureTemplate {
     /// typical weight (`Size::default_weight`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub weight: Option<i32>,
+    /// MOVE-14, MOVE-E8: a mount, which a smaller creature of its side may ride.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mount: bool,
     /// PERC-E6: invisible to vision and visual-like senses (a phantom).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub invisible: bool,

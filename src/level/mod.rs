@@ -106,6 +106,10 @@ pub struct CreatureDef {
     /// TIME-18: items it carries besides its template's (compendium `items` keys).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub items: Vec<String>,
+    /// MOVE-14, MOVE-E8: starts riding the creature of this name (a mount of its side, larger
+    /// than it), sitting on the mount's south-west square: `at` must be the mount's `at`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rides: Option<String>,
 }
 
 impl CreatureDef {
@@ -125,6 +129,7 @@ impl CreatureDef {
             hidden: false,
             hold: None,
             items: Vec::new(),
+            rides: None,
         }
     }
 }

@@ -178,6 +178,39 @@ pub(super) fn creatures(
                 format!("creature \"{}\" carries more than {} items", c.name, crate::rules::items::MAX_CARRIED),
             ));
         }
+        if let Some(mount) = &c.rides {
+            let problem = match level.creatures.iter().position(|o| &o.name == mount) {
+                None => Some(format!("no creature is named \"{mount}\"")),
+                Some(j) if j == i => Some("a creature cannot ride itself".to_string()),
+                Some(j) => {
+                    let m = &level.creatures[j];
+                    let mt = compendium.creatures.get(&m.template);
+                    if mt.is_some_and(|t| !t.mount) {
+                        Some(format!("\"{mount}\" ({}) is not a mount (MOVE-E8)", m.template))
+                    } else if m.side != c.side {
+                        Some(format!("\"{mount}\" is of another side"))
+                    } else if mt.is_some_and(|t| t.size <= template.size) || template.size.footprint() != 1 {
+                        Some(format!("\"{mount}\" must be larger than its rider, and the rider one square (MOVE-E8)"))
+                    } else if m.at != c.at {
+                        Some(format!("the rider sits on its mount's south-west square: at must be {:?}", m.at))
+                    } else if c.arrives.is_some() || m.arrives.is_some() || m.rides.is_some() {
+                        Some("rider and mount start together, and a mount rides nothing".to_string())
+                    } else if level
+                        .creatures
+                        .iter()
+                        .enumerate()
+                        .any(|(k, o)| k != i && o.rides.as_deref() == Some(mount))
+                    {
+                        Some(format!("\"{mount}\" carries one rider"))
+                    } else {
+                        None
+                    }
+                }
+            };
+            if let Some(p) = problem {
+                return Err(here("rides", format!("creature \"{}\" rides \"{mount}\": {p}", c.name)));
+            }
+        }
         if c.overrides.speed.is_some_and(|s| !(0..=50).contains(&s)) {
             return Err(here("speed", format!("creature \"{}\": speed must be 0..=50", c.name)));
         }
@@ -209,7 +242,11 @@ pub(super) fn creatures(
                     ),
                 ));
             }
-            if let Some(&other) = occupied.get(&cell) {
+            let paired = |other: usize| {
+                c.rides.as_deref() == Some(level.creatures[other].name.as_str())
+                    || level.creatures[other].rides.as_deref() == Some(c.name.as_str())
+            };
+            if let Some(&other) = occupied.get(&cell).filter(|&&o| !paired(o)) {
                 return Err(here(
                     "at",
                     format!("creature \"{}\" overlaps \"{}\" at {cell}", c.name, level.creatures[other].name),

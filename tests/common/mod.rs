@@ -3,7 +3,7 @@
 /// Every level file, for the whole-battle checks (`the_shipped_list_holds_every_level_file`
 /// keeps it whole).
 #[allow(dead_code)]
-pub const SHIPPED: [(&str, &str); 18] = [
+pub const SHIPPED: [(&str, &str); 19] = [
     ("duel", include_str!("../../levels/duel.level.ron")),
     ("open_field", include_str!("../../levels/open_field.level.ron")),
     ("walls_and_cover", include_str!("../../levels/walls_and_cover.level.ron")),
@@ -22,6 +22,7 @@ pub const SHIPPED: [(&str, &str); 18] = [
     ("the_storehouse", include_str!("../../levels/the_storehouse.level.ron")),
     ("the_chapel", include_str!("../../levels/the_chapel.level.ron")),
     ("the_cloister", include_str!("../../levels/the_cloister.level.ron")),
+    ("the_riders", include_str!("../../levels/the_riders.level.ron")),
 ];
 
 /// The events logged since `mark` (a log length taken before a command).
