@@ -244,6 +244,18 @@ fn move_e8_a_level_starts_a_rider_in_the_saddle() {
     }
 }
 
+// RULES: MOVE-E8 — the AI mounts a faster mount of its side next to it when the nearest foe
+// is more than a turn's walk away, and not when the foe is near (it would rather walk and
+// strike).
+#[test]
+fn move_e8_the_ai_mounts_for_a_long_ride() {
+    let far = stable((12, 5)).next().unwrap();
+    assert!(far.distance_between(0, 3) > 9);
+    assert_eq!(ai::decide(&far, 0, None), Command::Mount { mount: 1 });
+    let near = stable((6, 5)).next().unwrap();
+    assert!(!matches!(ai::decide(&near, 0, None), Command::Mount { .. }));
+}
+
 // RULES: MOVE-14 — the AI plays a rider from the saddle: it never plans a move, posture change
 // or dismount the engine would refuse (0 fallbacks), and every battle ends.
 #[test]

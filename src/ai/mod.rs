@@ -183,6 +183,11 @@ pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind
         Some(Some(lift)) => lift,
         _ => command,
     };
+    // MOVE-E8: likewise, a turn that strikes nobody starts in the saddle of a faster mount.
+    let command = match (own_turn && !had_chore).then(|| mount::worth_mounting(battle, creature, !idle)) {
+        Some(Some(mount)) => mount,
+        _ => command,
+    };
     // TIME-E10: AP that would lapse at the turn's end are better spent on a readied attack.
     let command = match command {
         Command::EndTurn if own_turn => ready::instead_of_ending(battle, creature).unwrap_or(command),

@@ -30,3 +30,24 @@ pub(super) fn rider_strike(b: &Battle, mount: CreatureId, at: Pos, enemies: &[Cr
     }
     best
 }
+
+/// MOVE-E8: mount a free mount of its side standing next to it, at the start of a turn whose
+/// weighed plan strikes nobody (`strikes` false) while there are foes in sight: the mount,
+/// faster, carries it into reach and the blow from the saddle is weighed by the mount.
+pub(super) fn worth_mounting(b: &Battle, me: CreatureId, strikes: bool) -> Option<crate::battle::Command> {
+    let f = b.fighter(me);
+    if strikes || f.spent_this_turn > 0 || f.riding.is_some() {
+        return None;
+    }
+    // Only for a ride worth the AP: the nearest foe it perceives is more than a turn's walk
+    // (three moves) away, so on foot it would strike no sooner than the turn after next.
+    let nearest = b.perceived_hostiles(f.side).into_iter().map(|e| b.distance_between(me, e)).min()?;
+    if nearest <= f.speed * f.max_ap {
+        return None;
+    }
+    b.creatures()
+        .iter()
+        .filter(|m| m.mount && m.side == f.side && m.rider.is_none() && m.speed > f.speed)
+        .map(|m| crate::battle::Command::Mount { mount: m.id })
+        .find(|c| b.check(me, c).is_ok())
+}

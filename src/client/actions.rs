@@ -87,7 +87,8 @@ fn build_bar(
                 let key = keys.of(WEAPON_KEYS[k]);
                 items.push((format!("{key} {} ({} AP){ap}", w.weapon.name, w.weapon.ap), WEAPON_KEYS[k], ready));
             }
-            if b.ruleset().postures {
+            // MOVE-14: a rider changes posture only by getting off (its own button below).
+            if b.ruleset().postures && b.mount_of(me).is_none() {
                 for (name, key, posture) in [
                     ("Stand", PlayerAction::Stand, Posture::Standing),
                     ("Crouch", PlayerAction::Crouch, Posture::Crouch),

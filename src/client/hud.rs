@@ -369,7 +369,9 @@ fn tracker_line(out: &mut String, b: &Battle, viewer: &Viewer, in_turn: Option<C
             let mut n = f.name.clone();
             // Its own, or one it perceives: a fallen foe out of sight is not known to be down.
             if (f.side == viewer.side || viewer.sees(b, c)) && !f.can_act() {
-                n.push_str(" (down)");
+                // MOVE-E7: a carried body is down and off the grid.
+                let carried = matches!(f.presence, crate::battle::Presence::Carried(_));
+                n.push_str(if carried { " (carried)" } else { " (down)" });
             }
             if Some(c) == in_turn && viewer.sees(b, c) {
                 n = format!("[{n}]");
