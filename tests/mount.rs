@@ -269,3 +269,59 @@ fn move_14_the_ai_rides_without_refused_commands() {
         assert!(b.outcome().is_some(), "seed {seed}: the battle ends");
     }
 }
+
+/// The rider in the saddle of Bay (3, 2)–(4, 3) and a hammer guard of Red at `guard`, on every
+/// seed that gives the guard the first turn.
+fn hammer_at_the_rider(guard: (i32, i32)) -> impl Iterator<Item = Battle> {
+    let text = level_text(
+        "Hammer",
+        &FIELD,
+        &[
+            &creature("Bay", "warhorse", "Blue", (3, 2), ""),
+            &creature("Knight", "human_fighter", "Blue", (3, 2), ", rides: Some(\"Bay\")"),
+            &creature("Guard", "hammer_guard", "Red", guard, ""),
+        ],
+    );
+    let level = parse_level("hammer.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    (0..)
+        .map_while(move |s| Battle::new(&level, builtin_compendium(), s).ok())
+        .filter(|b| b.awaiting() == Some((2, None)))
+}
+
+/// Strike the rider once with the warhammer, passing every window: (knocked back, hurt).
+fn hammer_blow(b: &mut Battle) -> (bool, bool) {
+    let mark = b.log().len();
+    b.submit(2, Command::Attack { weapon: "warhammer".into(), target: Target::Creature(1), additives: vec![] })
+        .unwrap();
+    while let Some((c, Some(_))) = b.awaiting() {
+        b.submit(c, Command::Pass).unwrap();
+    }
+    let log = since(b, mark);
+    (
+        log.iter().any(|e| matches!(e, Event::ForcedMoved { creature: 1, .. })),
+        log.iter().any(|e| matches!(e, Event::Damaged { creature: 1, .. })),
+    )
+}
+
+// RULES: MOVE-E8, MOVE-11 — a rider knocked back falls off onto the square the push takes it
+// to, off its mount; a push straight into the mount's own body leaves it in the saddle.
+#[test]
+fn move_e8_a_rider_knocked_back_falls_off_unless_its_mount_is_in_the_way() {
+    let (mut off, mut kept) = (0, 0);
+    for mut b in hammer_at_the_rider((4, 1)).take(30) {
+        if hammer_blow(&mut b).0 && !b.fighter(1).attrs.is_unconscious() {
+            off += 1;
+            assert_eq!(b.mount_of(1), None);
+            assert!(footprint_distance(b.fighter(0).footprint(), b.fighter(1).footprint()) > 0, "off the horse");
+        }
+    }
+    for mut b in hammer_at_the_rider((3, 1)).take(30) {
+        let (pushed, hurt) = hammer_blow(&mut b);
+        if hurt && !b.fighter(1).attrs.is_unconscious() {
+            assert!(!pushed);
+            kept += 1;
+            assert_eq!((b.mount_of(1), b.fighter(1).origin), (Some(0), Pos::new(3, 2)), "the horse is in the way");
+        }
+    }
+    assert!(off > 0 && kept > 0, "some blows landed: {off} / {kept}");
+}

@@ -64,7 +64,9 @@ impl Battle {
         known_to: Option<usize>,
     ) -> ForcedPath {
         let t = &self.creatures[target as usize];
-        let mover = Mover { size: t.size, speed: forced.steps, sprint: false, posture: t.posture, depth: 0, burden: 0 };
+        // MOVE-E8: a rider (Sit/Ride, which makes no move of its own) is knocked off as if it stood.
+        let posture = if t.riding.is_some() { crate::rules::posture::Posture::Standing } else { t.posture };
+        let mover = Mover { size: t.size, speed: forced.steps, sprint: false, posture, depth: 0, burden: 0 };
         // A preview counts only the creatures the asking side knows of (PERC-3); the push
         // itself meets every one.
         let occupied = |c: Pos| {
@@ -108,7 +110,7 @@ impl Battle {
         self.refresh_perception_of(target);
         // MOVE-E8: a mount pushed carries its rider along; a rider pushed falls off.
         self.seat_rider(target);
-        if self.creatures[target as usize].riding.is_some() {
+        if self.creatures[target as usize].riding.is_some() && path.end(start) != start {
             self.break_mount_onto(target, path.end(start));
         }
         self.sync_perception();

@@ -52,7 +52,8 @@ impl Battle {
 
     /// FLOW-10: the hazard where `id` stands (if any) strikes it now.
     pub(super) fn suffer_hazard(&mut self, id: CreatureId) {
-        if self.creatures[id as usize].presence != Presence::Active {
+        // MOVE-E8 (Engine decision): a rider sits above the ground its mount stands on.
+        if self.creatures[id as usize].presence != Presence::Active || self.creatures[id as usize].riding.is_some() {
             return;
         }
         let at = self.creatures[id as usize].origin;

@@ -13,7 +13,9 @@
 //!   the square it sits on, the mount's south-west square.
 //! - A rider knocked out, killed or moved by force falls off; a mount knocked out, killed or
 //!   gone throws its rider: either way the rider lands on the nearest free square next to the
-//!   mount (Standing if conscious), as a forced change (POST-E2: free).
+//!   mount (Standing if conscious), as a forced change (POST-E2: free). A push that cannot
+//!   take the rider off its mount (the mount's own body is in the way) leaves it seated.
+//! - A rider sits above the ground: a hazard (FLOW-10) under its mount strikes the mount only.
 
 use super::check::{Plan, reject};
 use super::state::*;

@@ -222,8 +222,9 @@ impl Battle {
             }
         }
         for o in &self.creatures {
-            // MOVE-E8: a mount and its rider never stand in each other's way.
-            if o.id == mover || !o.is_active() || !counts(o.id) || me.rider == Some(o.id) || me.riding == Some(o.id) {
+            // MOVE-E8: a mount's own rider is never in its way (a rider makes no move of its own;
+            // pushed, it must land off its mount, so the mount does count for it).
+            if o.id == mover || !o.is_active() || !counts(o.id) || me.rider == Some(o.id) {
                 continue;
             }
             let kind =
