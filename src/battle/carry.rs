@@ -33,28 +33,8 @@ impl Battle {
 
     /// The check of `Command::Lift`.
     pub(super) fn plan_lift(&self, id: CreatureId, body: CreatureId) -> Result<Plan, Rejection> {
-        let me = &self.creatures[id as usize];
-        if let Some(c) = me.carrying {
-            return reject("MOVE-E7", format!("{} already carries {}", me.name, self.creatures[c as usize].name));
-        }
-        let Some(b) = self.creatures.get(body as usize) else {
-            return reject("CRE-1", format!("there is no creature {body}"));
-        };
-        if body == id || !b.is_active() || !self.knows(me.side, body) {
-            return reject("PERC-3", "there is no body it perceives to lift");
-        }
-        if !b.attrs.is_unconscious() {
-            return reject("MOVE-13", format!("{} is conscious: only an unconscious creature is lifted", b.name));
-        }
-        if me.size.footprint() != 1 || b.size.footprint() != 1 {
-            return reject("MOVE-E7", "lifting is for creatures of one square (Medium or smaller) in this engine");
-        }
-        if footprint_distance(me.footprint(), b.footprint()) != 1 {
-            return reject("MOVE-E7", format!("{} must lie next to {} to be lifted", b.name, me.name));
-        }
-        let Some(burden) = self.drag_resistance(id, body) else {
-            return reject("MOVE-13", format!("{} has no Might dice to lift with", me.name));
-        };
+        let burden = self.check_body(id, body, "lift")?;
+        let (me, b) = (&self.creatures[id as usize], &self.creatures[body as usize]);
         if burden >= me.speed.max(1) {
             return reject(
                 "MOVE-E7",

@@ -22,32 +22,41 @@ impl Battle {
         drag_resistance(b.weight, me.attrs.dice(Attribute::Might))
     }
 
-    /// Why `id` may not drag `body` now, or the mover it would drag it as.
-    fn drag_mover(&self, id: CreatureId, body: CreatureId) -> Result<Mover, Rejection> {
+    /// MOVE-13, MOVE-E7 for dragging and lifting alike (`verb`: "drag" or "lift"): a body
+    /// its side perceives, unconscious, lying next to `id`, both of one square, and `id` with
+    /// Might dice to move it with and no body in its arms; the resistance it would add.
+    pub(super) fn check_body(&self, id: CreatureId, body: CreatureId, verb: &str) -> Result<i32, Rejection> {
         let Some(b) = self.creatures.get(body as usize) else {
             return reject("CRE-1", format!("there is no creature {body}"));
         };
         let me = &self.creatures[id as usize];
-        if me.carrying.is_some() {
-            return reject("MOVE-E7", format!("{} carries a body: put it down before dragging another", me.name));
+        if let Some(c) = me.carrying {
+            let held = &self.creatures[c as usize].name;
+            return reject("MOVE-E7", format!("{} carries {held}: one body at a time", me.name));
         }
-        let side = me.side;
-        if body == id || !b.is_active() || !self.knows(side, body) {
-            return reject("PERC-3", "there is no body it perceives to drag");
+        if body == id || !b.is_active() || !self.knows(me.side, body) {
+            return reject("PERC-3", format!("there is no body it perceives to {verb}"));
         }
         // The dead leave the battle's map (`Presence::Dead`), so only the unconscious remain.
         if !b.attrs.is_unconscious() {
-            return reject("MOVE-13", format!("{} is conscious: only an unconscious creature is dragged", b.name));
+            return reject("MOVE-13", format!("{} is conscious: only an unconscious creature is moved so", b.name));
         }
         if me.size.footprint() != 1 || b.size.footprint() != 1 {
-            return reject("MOVE-E7", "dragging is for creatures of one square (Medium or smaller) in this engine");
+            return reject(
+                "MOVE-E7",
+                format!("only creatures of one square (Medium or smaller) {verb} or are moved so"),
+            );
         }
         if footprint_distance(me.footprint(), b.footprint()) != 1 {
-            return reject("MOVE-E7", format!("{} must lie next to {} to be dragged", b.name, me.name));
+            return reject("MOVE-E7", format!("{} must lie next to {} to {verb} it", b.name, me.name));
         }
-        let Some(extra) = self.drag_resistance(id, body) else {
-            return reject("MOVE-13", format!("{} has no Might dice to drag with", me.name));
-        };
+        self.drag_resistance(id, body)
+            .ok_or_else(|| Rejection::new("MOVE-13", format!("{} has no Might dice to {verb} with", me.name)))
+    }
+
+    /// Why `id` may not drag `body` now, or the mover it would drag it as.
+    fn drag_mover(&self, id: CreatureId, body: CreatureId) -> Result<Mover, Rejection> {
+        let extra = self.check_body(id, body, "drag")?;
         let mover = self.mover(id, false);
         Ok(Mover { burden: mover.burden + extra, ..mover })
     }

@@ -193,18 +193,24 @@ pub fn draw_item_mark(gizmos: &mut Gizmos, at: Pos, on_use: Option<&ItemUse>) {
     }
 }
 
-/// MOVE-13: the bodies (unconscious, perceived) `me` could drag now, a friend first.
-pub fn draggable_bodies(b: &Battle, me: CreatureId) -> Vec<CreatureId> {
+/// MOVE-13: the bodies on the grid (unconscious, perceived by `me`'s side) other than `me`:
+/// the one under the pointer first, then friends, then by id.
+fn bodies_seen(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Vec<CreatureId> {
     let side = b.fighter(me).side;
     let mut bodies: Vec<CreatureId> = b
         .creatures()
         .iter()
         .filter(|o| o.id != me && o.is_active() && o.attrs.is_unconscious() && b.side_perceives(side, o.id))
         .map(|o| o.id)
-        .filter(|&o| b.drag_reachable(me, o).is_ok())
         .collect();
-    bodies.sort_by_key(|&o| (b.fighter(o).side != side, o));
+    let under = |id: CreatureId| hovered.is_some_and(|p| b.fighter(id).footprint().contains(p));
+    bodies.sort_by_key(|&o| (!under(o), b.fighter(o).side != side, o));
     bodies
+}
+
+/// MOVE-13: the bodies `me` could drag now, a friend first.
+pub fn draggable_bodies(b: &Battle, me: CreatureId) -> Vec<CreatureId> {
+    bodies_seen(b, me, None).into_iter().filter(|&o| b.drag_reachable(me, o).is_ok()).collect()
 }
 
 /// MOVE-13: the drag the key gives with the pointer on `hovered`, with its label.
@@ -226,16 +232,7 @@ pub fn lift_command(b: &Battle, me: CreatureId, hovered: Option<Pos>) -> Option<
         let at = hovered.filter(|p| squares.contains(p)).or_else(|| squares.first().copied())?;
         return Some((Command::PutDown { at }, format!("Put {name} down on {at}")));
     }
-    let side = b.fighter(me).side;
-    let mut bodies: Vec<CreatureId> = b
-        .creatures()
-        .iter()
-        .filter(|o| o.id != me && o.is_active() && o.attrs.is_unconscious() && b.side_perceives(side, o.id))
-        .map(|o| o.id)
-        .collect();
-    let under = |id: CreatureId| hovered.is_some_and(|p| b.fighter(id).footprint().contains(p));
-    bodies.sort_by_key(|&o| (!under(o), b.fighter(o).side != side, o));
-    bodies.into_iter().find_map(|body| {
+    bodies_seen(b, me, hovered).into_iter().find_map(|body| {
         let c = Command::Lift { creature: body };
         b.check(me, &c).is_ok().then(|| (c, format!("Lift {} (3 AP)", b.fighter(body).name)))
     })

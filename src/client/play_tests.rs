@@ -327,10 +327,8 @@ fn the_ready_key_readies_the_weapon_in_hand() {
     assert_eq!(accepted(&app, from), vec![(0, want)]);
 }
 
-// RULES: MOVE-13 — "," drags the fallen friend next to the knight to the square under the
-// pointer, as one Drag command; with the pointer where no drag can end, nothing is sent.
-#[test]
-fn the_drag_key_pulls_a_fallen_friend_to_the_pointer() {
+/// The knight's turn with its squire fallen at (1, 1), next to it: (app, knight, squire).
+fn fallen_squire() -> (App, CreatureId, CreatureId) {
     let level = FIELD.replace(
         "creatures: [",
         r#"creatures: [(name: "Squire", template: "human_fighter", side: "You", at: (1, 1), facing: E),"#,
@@ -342,6 +340,14 @@ fn the_drag_key_pulls_a_fallen_friend_to_the_pointer() {
     battle(&mut app).adjust_for_scenario(squire, |f| {
         let _ = f.attrs.remove_dice(crate::rules::creature::Attribute::Might, 99);
     });
+    (app, knight, squire)
+}
+
+// RULES: MOVE-13 — "," drags the fallen friend next to the knight to the square under the
+// pointer, as one Drag command; with the pointer where no drag can end, nothing is sent.
+#[test]
+fn the_drag_key_pulls_a_fallen_friend_to_the_pointer() {
+    let (mut app, knight, squire) = fallen_squire();
     *app.world_mut().resource_mut::<Hover>() = Hover { square: Some(Pos::new(9, 3)), pinned: true, keyboard: false };
     let from = log_len(&app);
     key(&mut app, KeyCode::Comma);
@@ -360,17 +366,7 @@ fn the_drag_key_pulls_a_fallen_friend_to_the_pointer() {
 // bar names both.
 #[test]
 fn the_lift_key_lifts_a_fallen_friend_and_puts_it_down() {
-    let level = FIELD.replace(
-        "creatures: [",
-        r#"creatures: [(name: "Squire", template: "human_fighter", side: "You", at: (1, 1), facing: E),"#,
-    );
-    let mut app = app(&level, 1);
-    let knight = battle(&mut app).creatures().iter().find(|c| c.name == "Knight").map(|c| c.id).unwrap();
-    let squire = battle(&mut app).creatures().iter().find(|c| c.name == "Squire").map(|c| c.id).unwrap();
-    assert_eq!(app.world().resource::<ActiveBattle>().battle.awaiting(), Some((knight, None)));
-    battle(&mut app).adjust_for_scenario(squire, |f| {
-        let _ = f.attrs.remove_dice(crate::rules::creature::Attribute::Might, 99);
-    });
+    let (mut app, knight, squire) = fallen_squire();
     let b = &app.world().resource::<ActiveBattle>().battle;
     assert_eq!(
         super::items::lift_command(b, knight, None).map(|(_, label)| label).as_deref(),
