@@ -112,7 +112,11 @@ impl Battle {
         self.spend(id, LIFT_AP);
         let Some(body) = self.creatures[id as usize].carrying else { return };
         let around = self.creatures[id as usize].origin;
-        let Some(to) = std::iter::once(at).chain(self.free_squares_near(around, 1)).find(|&p| self.is_free_for_body(p))
+        // Ring 0 is the carrier's own square, never free.
+        let Some(to) = std::iter::once(at)
+            .filter(|&p| self.is_free_for_body(p))
+            .chain(self.free_squares_near(Footprint::single(around), 1))
+            .next()
         else {
             self.log_about(Event::MoveInterrupted { creature: id, at }, &[id]);
             return;
@@ -127,13 +131,14 @@ impl Battle {
             && !self.creatures.iter().any(|o| o.is_active() && o.footprint().contains(p))
     }
 
-    /// The squares at exactly Chebyshev distance 1..=`rings` around `at`, nearest ring first.
-    fn free_squares_near(&self, at: Pos, rings: i32) -> impl Iterator<Item = Pos> + '_ {
-        (1..=rings).flat_map(move |r| {
-            (-r..=r)
-                .flat_map(move |dx| (-r..=r).map(move |dy| (dx, dy)))
-                .filter(move |&(dx, dy)| dx.abs().max(dy.abs()) == r)
-                .map(move |(dx, dy)| at.offset(dx, dy))
+    /// The free squares (`is_free_for_body`) at SPACE-6 distance 0..=`rings` from `around`,
+    /// nearest first, each ring south-west to north-east: where a body is put or falls.
+    pub(super) fn free_squares_near(&self, around: Footprint, rings: i32) -> impl Iterator<Item = Pos> + '_ {
+        (0..=rings).flat_map(move |r| {
+            let side = around.side + 2 * r;
+            (0..side)
+                .flat_map(move |dx| (0..side).map(move |dy| around.origin.offset(dx - r, dy - r)))
+                .filter(move |&p| footprint_distance(around, Footprint::single(p)) == r)
                 .filter(|&p| self.is_free_for_body(p))
         })
     }
@@ -160,10 +165,7 @@ impl Battle {
         let Some(body) = self.creatures[id as usize].carrying else { return };
         let here = self.creatures[id as usize].origin;
         let reach = self.map.width().max(self.map.height());
-        let spot = std::iter::once(here)
-            .filter(|&p| self.is_free_for_body(p))
-            .chain(self.free_squares_near(here, reach))
-            .next();
+        let spot = self.free_squares_near(Footprint::single(here), reach).next();
         match spot {
             Some(to) => self.set_down(id, body, to),
             // A map with no free square left anywhere: the body leaves with its carrier's fall.

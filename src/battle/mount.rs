@@ -191,27 +191,10 @@ impl Battle {
         };
         let fp = self.creatures[mount as usize].footprint();
         let gone = !self.creatures[mount as usize].is_active();
-        let free = |b: &Battle, p: Pos| {
-            !b.map.blocks_movement(p)
-                && !b
-                    .creatures
-                    .iter()
-                    .any(|o| o.is_active() && o.id != rider && (o.id != mount || !gone) && o.footprint().contains(p))
-        };
-        // The nearest free square (the mount's own squares only once it is gone), in a fixed
-        // order: rare enough that a scan of the map costs nothing.
-        let mut spot: Option<(i32, i32, i32)> = None;
-        for y in 0..self.map.height() {
-            for x in 0..self.map.width() {
-                let p = Pos::new(x, y);
-                let d = footprint_distance(fp, Footprint::single(p));
-                if (d == 0 && !gone) || spot.is_some_and(|(best, _, _)| best <= d) || !free(self, p) {
-                    continue;
-                }
-                spot = Some((d, x, y));
-            }
-        }
-        let spot = spot.map(|(_, x, y)| Pos::new(x, y));
+        // The nearest free square beside the mount (on its own squares only once it is gone).
+        let reach = self.map.width().max(self.map.height());
+        let spot =
+            self.free_squares_near(fp, reach).find(|&p| gone || footprint_distance(fp, Footprint::single(p)) > 0);
         let to = spot.unwrap_or(self.creatures[rider as usize].origin);
         self.unseat(rider, to, true);
     }

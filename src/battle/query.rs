@@ -12,7 +12,7 @@ use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::may_pass_through;
 use crate::rules::dice::points_distribution;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
-use crate::rules::los::{BlindSide, clear_line, field_of_view_into, line_of_effect};
+use crate::rules::los::{clear_line, line_of_effect};
 use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, cost_field_from, reachable};
 use crate::rules::posture::Posture;
 
@@ -529,46 +529,6 @@ impl Battle {
                     .ok()
             })
             .collect()
-    }
-
-    /// PERC-2, PERC-E1, PERC-E3, FACE-4, PERC-4: the squares `side`'s creatures see now (in
-    /// vision range, on a clear line, not in their blind rear, lit unless they see in the
-    /// dark), indexed like the map.
-    pub fn seen_squares(&self, side: usize) -> Vec<bool> {
-        let mut seen = vec![false; (self.map.width() * self.map.height()) as usize];
-        let mut fov = Vec::new();
-        for m in self.creatures.iter().filter(|m| m.side == side && m.can_act()) {
-            let blind = self.ruleset.facing.then_some(BlindSide { facing: m.facing, arcs: self.ruleset.facing_arcs });
-            for eye in m.footprint().cells() {
-                // PERC-4, FLOW-D3: a blinded creature sees no squares; one that lost its
-                // habitual sense sees only the squares around it.
-                let vision = m.sense_range(crate::rules::senses::Sense::Vision);
-                if vision == 0 {
-                    continue;
-                }
-                field_of_view_into(&self.map, eye, vision, blind, &mut fov);
-                for &p in &fov {
-                    if m.senses.darkvision || !self.map.terrain(p).dark {
-                        seen[self.map.index(p)] = true;
-                    }
-                }
-            }
-        }
-        seen
-    }
-
-    /// May `side` be shown this creature now: its own (once arrived), or one it perceives.
-    pub fn shown_to(&self, side: usize, creature: CreatureId) -> bool {
-        self.side_perceives(side, creature)
-    }
-
-    /// The present creature on `at` that `side` may be shown: the smallest if two share it (a
-    /// rider on its mount, MOVE-E8: the mount is the one under its other squares).
-    pub fn shown_creature_at(&self, side: usize, at: Pos) -> Option<&Fighter> {
-        self.creatures
-            .iter()
-            .filter(|c| c.is_active() && c.footprint().contains(at) && self.shown_to(side, c.id))
-            .min_by_key(|c| c.size)
     }
 
     /// Hostile creatures `side` perceives now, present and not yet gone.
