@@ -15,9 +15,10 @@ fn level(map: &[&str], creatures: &str) -> Battle {
     let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
     let text = format!(
         r#"(name: "AI test", map: [{}],
-            legend: {{ '.': "floor", 'W': "wall", '=': "low_wall" }},
+            legend: {{ '.': "floor", 'W': "wall", '=': "low_wall", '~': "chasm" }},
             terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true),
-                         "low_wall": (blocks_movement: true, cross_height: Some(1), low_cover: true) }},
+                         "low_wall": (blocks_movement: true, cross_height: Some(1), low_cover: true),
+                         "chasm": (blocks_movement: true) }},
             sides: [(name: "AI"), (name: "Foe")],
             creatures: [{creatures}])"#,
         rows.join(", ")
@@ -691,4 +692,78 @@ fn a_side_shot_at_without_answering_is_counted_passive() {
     });
     assert!(hurt_rounds(&b).len() >= 2, "it was still shot: {:?}", hurt_rounds(&b));
     assert_eq!(b.sides_passive_under_fire(), Vec::<usize>::new());
+}
+
+// Two halls joined by a bridge one square wide over a chasm (open to sight); three holders stand
+// at its east end, where a creature coming off the bridge is struck by two swords and a spear at
+// once and can answer only one of them.
+const CHOKE: [&str; 7] = [
+    "WWWWWWWWWWWWWWWWWWW",
+    "W.....~~~~~~~.....W",
+    "W.....~~~~~~~.....W",
+    "W.................W",
+    "W.....~~~~~~~.....W",
+    "W.....~~~~~~~.....W",
+    "WWWWWWWWWWWWWWWWWWW",
+];
+
+// Issue 9's choke point — creatures do not walk one by one into a choke point held by a
+// stronger enemy they see: for three rounds (the holders waiting) no wolf sets foot on the
+// bridge. Before the planner let only friends about as near to an enemy share its blows, the
+// friends behind the leader "shared" them and all three queued onto the bridge in round 1.
+#[test]
+fn does_not_queue_into_a_held_choke_point() {
+    let mut b = level(
+        &CHOKE,
+        r#"(name: "W1", template: "grey_wolf", side: "AI", at: (2, 2), facing: E),
+           (name: "W2", template: "grey_wolf", side: "AI", at: (2, 3), facing: E),
+           (name: "W3", template: "grey_wolf", side: "AI", at: (2, 4), facing: E),
+           (name: "Sword 1", template: "human_fighter", side: "Foe", at: (13, 2), facing: W),
+           (name: "Sword 2", template: "human_fighter", side: "Foe", at: (13, 4), facing: W),
+           (name: "Spear", template: "human_spearman", side: "Foe", at: (14, 3), facing: W)"#,
+    );
+    assert!((3..6).all(|h| b.side_perceives(0, h)), "the wolves see the holders across the chasm");
+    for round in 1..=3 {
+        ai_round(&mut b, &profile("normal"));
+        let on_bridge: Vec<String> = (0..3)
+            .map(|w| b.fighter(w))
+            .filter(|w| (6..=12).contains(&w.origin.x))
+            .map(|w| format!("{} at {}", w.name, w.origin))
+            .collect();
+        assert!(on_bridge.is_empty(), "round {round}: on the bridge: {on_bridge:?}");
+    }
+}
+
+// MOVE-13 [Ext], MOVE-E7 — in a stall, a fallen friend plugging a passage one square wide
+// between the creature and the foe is lifted away: neither band could pass its own fallen, and
+// two bands waited behind them until `max_rounds` (The Crossing's draws).
+#[test]
+fn lifts_a_fallen_friend_that_plugs_the_passage() {
+    let mut b = level(
+        &["WWWWWWWWWWWWWW", "W..WWWWWWWWW.W", "W............W", "W..WWWWWWWWW.W", "WWWWWWWWWWWWWW"],
+        r#"(name: "Fighter", template: "human_fighter", side: "AI", at: (3, 2), facing: E),
+           (name: "Fallen", template: "human_fighter", side: "AI", at: (4, 2), facing: E),
+           (name: "Foe", template: "human_duelist", side: "Foe", at: (12, 2), facing: W)"#,
+    );
+    b.adjust_for_scenario(1, |f| {
+        f.attrs = meshal_tactics::rules::creature::Attributes::new(Some(4), Some(3), Some(3));
+        f.attrs.remove_dice(meshal_tactics::rules::creature::Attribute::Spirit, 3);
+    });
+    assert!(b.fighter(1).attrs.is_unconscious());
+    assert!(b.side_perceives(0, 2), "the foe is in sight down the passage");
+    let lifted_in = |b: &Battle| {
+        b.log().iter().find_map(|e| matches!(e.event, Event::Lifted { creature: 1, .. }).then_some(e.round))
+    };
+    for _ in 0..7 {
+        ai_round(&mut b, &profile("normal"));
+    }
+    let log: Vec<String> = b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect();
+    let round = lifted_in(&b).unwrap_or_else(|| panic!("the fallen friend is lifted away: {}", log.join("\n")));
+    // The weaker side (10 dice against the duelist's 11) is pushed from its fourth round without blood.
+    assert!(round >= 4, "only once the fight has stalled: round {round}");
+    assert!(
+        b.distance_between(0, 2) < 9,
+        "then it goes on toward the foe: {} (lifted in round {round})",
+        b.fighter(0).origin
+    );
 }

@@ -35,10 +35,17 @@ pub(super) fn with_the_clock(b: &Battle, me: CreatureId, p: &AiProfile) -> AiPro
     // No passive stalemates: when its side has drawn no blood for a while (a standoff, or fire
     // it does not answer), the side that thinks itself stronger (by the pools it perceives)
     // takes the initiative first, then both.
-    let idle = rounds_without_blood(b, side);
-    let stronger = side_strength(b, me, true) >= side_strength(b, me, false);
-    let push = ((f64::from(idle) - if stronger { 1.0 } else { 3.0 }) / 2.0).clamp(0.0, 1.0);
+    let push = stall_push(b, me);
     AiProfile { aggression: aggression * (1.0 + IDLE_PUSH * push), caution: caution * (1.0 - 0.5 * push), ..p.clone() }
+}
+
+/// How far (0 to 1) a stall pushes `me`'s side to act: 0 while blood is drawn; for the side
+/// that thinks itself stronger (by the pools it perceives) from two rounds without blood, for
+/// both from four, in full two rounds later.
+pub(super) fn stall_push(b: &Battle, me: CreatureId) -> f64 {
+    let idle = rounds_without_blood(b, b.fighter(me).side);
+    let stronger = side_strength(b, me, true) >= side_strength(b, me, false);
+    ((f64::from(idle) - if stronger { 1.0 } else { 3.0 }) / 2.0).clamp(0.0, 1.0)
 }
 
 /// How much bolder (× aggression) a side grows at most when a fight stalls (tuned with `duel`).

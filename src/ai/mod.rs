@@ -183,6 +183,13 @@ pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind
         Some(Some(lift)) => lift,
         _ => command,
     };
+    // MOVE-13 [Ext]: in a stall, a fallen friend plugging a one-square passage is lifted away.
+    let command = match (own_turn && !had_chore && command == Command::EndTurn)
+        .then(|| rescue::clearing_lift(battle, creature, !idle, clock::stall_push(battle, creature)))
+    {
+        Some(Some(lift)) => lift,
+        _ => command,
+    };
     // MOVE-E8: likewise, a turn that strikes nobody starts in the saddle of a faster mount.
     let command = match (own_turn && !had_chore).then(|| mount::worth_mounting(battle, creature, !idle)) {
         Some(Some(mount)) => mount,

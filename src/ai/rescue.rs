@@ -53,6 +53,39 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
     fallen.iter().map(|body| Command::Lift { creature: body.id }).find(|lift| b.check(me, lift).is_ok())
 }
 
+/// The lift that clears the way in a stall (`stall` the side's push, `clock::stall_push`): a
+/// friend lying unconscious next to `me` in a passage one square wide, between it and the
+/// nearest hostile its side perceives or last saw, plugs the only way to the fight; neither
+/// band can pass its own fallen, and two bands waited behind them until `max_rounds` (The
+/// Crossing's draws). Only on a turn whose plan strikes nobody, with the whole turn's AP.
+pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
+    let f = b.fighter(me);
+    if strikes || stall <= 0.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 {
+        return None;
+    }
+    let hostiles: Vec<Footprint> = b
+        .creatures()
+        .iter()
+        .filter(|o| b.hostile(me, o.id) && o.can_act())
+        .filter_map(|o| {
+            if b.side_perceives(f.side, o.id) {
+                Some(o.footprint())
+            } else {
+                b.last_seen(f.side, o.id).map(Footprint::single)
+            }
+        })
+        .collect();
+    let nearest = |fp: Footprint| hostiles.iter().map(|&h| footprint_distance(fp, h)).min().unwrap_or(i32::MAX);
+    let mine = nearest(f.footprint());
+    b.creatures()
+        .iter()
+        .filter(|o| o.side == f.side && o.id != me && o.is_active() && o.attrs.is_unconscious())
+        .filter(|o| footprint_distance(f.footprint(), o.footprint()) == 1 && nearest(o.footprint()) < mine)
+        .filter(|o| in_a_passage(b, o.origin))
+        .map(|o| Command::Lift { creature: o.id })
+        .find(|lift| b.check(me, lift).is_ok())
+}
+
 /// The hostiles `me`'s side perceives (their squares) and the unconscious friends next to `me`
 /// within their `DANGER` distance.
 fn threatened_friends(b: &Battle, me: CreatureId) -> (Vec<Footprint>, Vec<&Fighter>) {

@@ -11,7 +11,7 @@
 //! attack.
 
 use super::areas::best_area;
-use super::clock::{rounds_since_hurt, with_the_clock};
+use super::clock::{rounds_since_hurt, stall_push, with_the_clock};
 use super::odds::estimate_from;
 use super::situation::{SLOPPINESS, describe, hopeless, noise, suspected_hiding_spot};
 use super::threat::{Threat, friends_in_reach, threat};
@@ -83,6 +83,12 @@ const HELD_CAUTION: f64 = 1.5;
 /// The pull toward the nearest enemy per step of straight distance, beside the approach value
 /// (tuned with `duel`).
 const CLOSING_PER_STEP: f64 = 0.1;
+
+/// In a stall, each walking step nearer to a square it strikes from is worth this much, times
+/// the stall's push (tuned with `duel` and `sim`): the pull toward a strike two or three turns
+/// away is discounted per turn, and waiting one square short scored as well as closing in, so
+/// two sides out of each other's reach waited until `max_rounds`.
+const STALL_STEP_WORTH: f64 = 0.15;
 
 /// At most this many 0-AP turns toward a target in one turn: a plan that turns to strike and
 /// then changes its mind must not turn back and forth forever.
@@ -222,6 +228,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
     let strike = super::intent::strike_map(b, f, &conscious);
     let shares = conscious.iter().map(|&e| 1.0 + friends_in_reach(b, me, b.fighter(e)) as f64).collect();
     let under_fire = rounds_since_hurt(b, f.side) <= 1;
+    let stall = stall_push(b, me);
     let ctx = Ctx {
         b,
         me,
@@ -235,6 +242,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
         max_reach,
         variants,
         strike,
+        stall,
     };
     let mut plans: Vec<(Plan, OptionScore)> = Vec::new();
     for &dest in &dests {
@@ -388,6 +396,8 @@ struct Ctx<'a> {
     max_reach: i32,
     /// It was hurt last round or this one: standing still and taking it is not a plan.
     under_fire: bool,
+    /// How far a stall pushes its side to act (0 to 1, `clock::stall_push`).
+    stall: f64,
     /// Where it could strike from, and how far each square is from there.
     strike: std::rc::Rc<super::intent::StrikeMap>,
     /// Per weapon, the ways to use it: plain, and with each additive that fits (TIME-16), with
@@ -547,6 +557,12 @@ impl Ctx<'_> {
         let approach =
             if attacks == 0 { self.strike.approach_value(dest, f.speed, f.max_ap) } else { self.strike.value };
         let closing = p.aggression * (approach - CLOSING_PER_STEP * nearest as f64);
+        // A stall is broken by walking nearer to a strike, turns away or not.
+        let closing = closing
+            + match (self.stall > 0.0, self.strike.steps(f.origin), self.strike.steps(dest)) {
+                (true, Some(now), Some(then)) => self.stall * STALL_STEP_WORTH * (now - then),
+                _ => 0.0,
+            };
         // PERC-E4: a hidden creature that leaves concealing terrain without striking gives its
         // hiding away for nothing.
         let unhides = f.hidden.is_some() && attacks == 0 && moved && !mf.cells().any(|c| b.map().terrain(c).concealing);

@@ -369,8 +369,8 @@ pub struct DuelArgs {
     pub json: bool,
 }
 
-/// One duel battle: the winner (0 = A, 1 = B, None = draw) and the AI fallbacks counted.
-type DuelBattle = (Option<usize>, u32);
+/// One duel battle: the side A played, the winner (0 = A, 1 = B, None = a draw), AI fallbacks.
+type DuelBattle = (usize, Option<usize>, u32);
 
 /// Mirrored AI-against-AI: half the battles with A on the first side, half on the second.
 pub fn duel(d: &DuelArgs) -> ExitCode {
@@ -419,7 +419,7 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
                                     }
                                     _ => None,
                                 };
-                                (winner, p.fallbacks.count)
+                                (a_side, winner, p.fallbacks.count)
                             });
                             (k, r)
                         })
@@ -430,10 +430,14 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
         handles.into_iter().flat_map(|h| h.join().expect("duel thread")).collect()
     });
     let (mut a_wins, mut b_wins, mut draws, mut fallbacks) = (0, 0, 0, 0u32);
+    // Per side A played: battles, A's wins (an asymmetric level is won mostly from one side).
+    let mut by_side = [(0usize, 0usize); 2];
     for (k, r) in results {
         match r {
-            Ok((winner, f)) => {
+            Ok((a_side, winner, f)) => {
                 fallbacks += f;
+                by_side[a_side].0 += 1;
+                by_side[a_side].1 += usize::from(winner == Some(0));
                 match winner {
                     Some(0) => a_wins += 1,
                     Some(_) => b_wins += 1,
@@ -452,6 +456,9 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
             serde_json::json!({
                 "runs": n, "a_wins": a_wins, "b_wins": b_wins, "draws": draws,
                 "a_win_rate": rate, "ci95": [lo, hi], "ai_fallbacks": fallbacks,
+                "a_wins_by_side": level.level.sides.iter().zip(by_side).map(|(s, (n, w))| {
+                    serde_json::json!({ "side": s.name, "battles": n, "a_wins": w })
+                }).collect::<Vec<_>>(),
                 "seconds": started.elapsed().as_secs_f64(),
             })
         ));
@@ -463,6 +470,16 @@ pub fn duel(d: &DuelArgs) -> ExitCode {
             100.0 * lo,
             100.0 * hi
         ));
+        let per_side: Vec<String> = level
+            .level
+            .sides
+            .iter()
+            .zip(by_side)
+            .map(|(s, (n, w))| {
+                format!("as {} {w} of {n} ({:.1}%)", escape_controls(&s.name), 100.0 * w as f64 / n.max(1) as f64)
+            })
+            .collect();
+        say(&format!("  A wins {}", per_side.join(", ")));
         say(&format!("  AI fallbacks {fallbacks}; time {:.2} s with {} jobs", started.elapsed().as_secs_f64(), d.jobs));
     }
     ExitCode::SUCCESS
