@@ -371,28 +371,29 @@ fn the_difficulty_ladder_is_ordered() {
     }
 }
 
+/// `sim LEVEL` of two `normal` sides, 400 battles: at most 20 draws (5%), rounds p90 under `p90`.
+fn assert_no_standoff(level: &str, p90: u64) {
+    let out = run(&["sim", level, "--runs", "400", "--seed", "1", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    assert!(v["draws"].as_u64().unwrap() <= 20, "{level}: draws {}", v["draws"]);
+    assert!(v["rounds_p90"].as_u64().unwrap() < p90, "{level}: p90 {}", v["rounds_p90"]);
+}
+
 // No standoff at a choke point: two equal bands in a corridor one square wide, the fallen
 // blocking it, settle the fight (at most 5% draws over 400 battles). It was 10.4% (and p90 at
 // the 40-round limit) while a square one turn from a strike outscored a square to strike from
 // for a side whose boldness had grown.
+#[test]
+fn no_standoff_at_the_crossing() {
+    assert_no_standoff("levels/the_crossing.level.ron", 40);
+}
+
 // No standoff at a held bridge (issue 9's "no passive stalemates"): two `normal` sides out of
 // each other's reach end at most 5% of 400 battles in draws, p90 under 24 rounds. It was 10.6%
 // (p90 30) while a strike two or three turns away was discounted per turn and waiting one
 // square short scored as well as closing in; a stall now pays for every step nearer a strike.
 #[test]
 fn no_standoff_at_the_bridge() {
-    let out = run(&["sim", "levels/the_bridge.level.ron", "--runs", "400", "--seed", "1", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
-    assert!(v["draws"].as_u64().unwrap() <= 20, "draws: {}", v["draws"]);
-    assert!(v["rounds_p90"].as_u64().unwrap() < 24, "p90: {}", v["rounds_p90"]);
-}
-
-#[test]
-fn no_standoff_at_the_crossing() {
-    let out = run(&["sim", "levels/the_crossing.level.ron", "--runs", "400", "--seed", "1", "--json"]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
-    assert!(v["draws"].as_u64().unwrap() <= 20, "draws: {}", v["draws"]);
-    assert!(v["rounds_p90"].as_u64().unwrap() < 40, "p90: {}", v["rounds_p90"]);
+    assert_no_standoff("levels/the_bridge.level.ron", 24);
 }
