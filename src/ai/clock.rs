@@ -41,7 +41,7 @@ pub(super) fn with_the_clock(b: &Battle, me: CreatureId, p: &AiProfile) -> AiPro
 
 /// How far (0 to 1) a stall pushes `me`'s side to act: 0 while blood is drawn; for the side
 /// that thinks itself stronger (by the pools it perceives) from two rounds without blood, for
-/// both from four, in full two rounds later.
+/// both from four, in full a round later.
 pub(super) fn stall_push(b: &Battle, me: CreatureId) -> f64 {
     let idle = rounds_without_blood(b, b.fighter(me).side);
     let stronger = side_strength(b, me, true) >= side_strength(b, me, false);
