@@ -7,7 +7,7 @@ use crate::level::compendium::AiProfile;
 /// How much of the clock a side wins by holding out: the AI grows careful when time is on its
 /// side and bolder as it runs out when it is not (FLOW-3 and the level's SurviveRounds), and a
 /// battle heading for a draw at `max_rounds` pushes both sides to act (tuned with `duel`).
-pub(super) fn with_the_clock(b: &Battle, me: CreatureId, p: &AiProfile) -> AiProfile {
+pub(super) fn with_the_clock(b: &Battle, me: CreatureId, p: &AiProfile, push: f64) -> AiProfile {
     let side = b.fighter(me).side;
     let mut holds = None;
     let mut must_break = None;
@@ -34,8 +34,7 @@ pub(super) fn with_the_clock(b: &Battle, me: CreatureId, p: &AiProfile) -> AiPro
     };
     // No passive stalemates: when its side has drawn no blood for a while (a standoff, or fire
     // it does not answer), the side that thinks itself stronger (by the pools it perceives)
-    // takes the initiative first, then both.
-    let push = stall_push(b, me);
+    // takes the initiative first, then both (`push`, from `stall_push`, asked once a decision).
     AiProfile { aggression: aggression * (1.0 + IDLE_PUSH * push), caution: caution * (1.0 - 0.5 * push), ..p.clone() }
 }
 

@@ -1,6 +1,6 @@
 //! The planner's helpers that judge a situation rather than a square: a command in words,
 //! whether a fight is hopeless (FLOW-E2), where a vanished enemy may hide (PERC-7), and the
-//! reproducible sloppiness of difficulty 1.
+//! reproducible sloppiness of difficulty 1; what the creature did so far this turn.
 
 use super::clock::side_strength;
 use crate::battle::{Battle, Command, CreatureId, Event, Target};
@@ -72,4 +72,28 @@ pub(super) fn noise(seed: u64, step: u64, option: u64) -> f64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^= z >> 31;
     (z >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+}
+
+/// Squares this creature has moved away from since its turn started: a plan that takes it back
+/// to one is a change of mind, and a move spent on undoing a move is a move wasted.
+pub(super) fn left_this_turn(b: &Battle, me: CreatureId) -> Vec<Pos> {
+    b.log()
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
+        .filter_map(|e| match &e.event {
+            Event::Moved { creature, path, .. } if *creature == me && !e.partial => path.first().copied(),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The 0-AP Face commands this creature made since its turn started.
+pub(super) fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
+    b.log()
+        .iter()
+        .rev()
+        .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
+        .filter(|e| matches!(&e.event, Event::CommandAccepted { creature, command: Command::Face { .. } } if *creature == me))
+        .count()
 }

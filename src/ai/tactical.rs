@@ -13,11 +13,9 @@
 use super::areas::best_area;
 use super::clock::{rounds_since_hurt, stall_push, with_the_clock};
 use super::odds::estimate_from;
-use super::situation::{SLOPPINESS, describe, hopeless, noise, suspected_hiding_spot};
+use super::situation::{SLOPPINESS, describe, faces_this_turn, hopeless, left_this_turn, noise, suspected_hiding_spot};
 use super::threat::{Threat, friends_in_reach, threat};
-use crate::battle::{
-    Battle, Command, CreatureId, Event, Explanation, Fighter, OptionScore, Placement, Target, WindowKind,
-};
+use crate::battle::{Battle, Command, CreatureId, Explanation, Fighter, OptionScore, Placement, Target, WindowKind};
 use crate::level::compendium::{AbilityEffect, AiProfile};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
@@ -112,30 +110,6 @@ pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProf
     }
 }
 
-/// Squares this creature has moved away from since its turn started: a plan that takes it back
-/// to one is a change of mind, and a move spent on undoing a move is a move wasted.
-fn left_this_turn(b: &Battle, me: CreatureId) -> Vec<Pos> {
-    b.log()
-        .iter()
-        .rev()
-        .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
-        .filter_map(|e| match &e.event {
-            Event::Moved { creature, path, .. } if *creature == me && !e.partial => path.first().copied(),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The 0-AP Face commands this creature made since its turn started.
-fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
-    b.log()
-        .iter()
-        .rev()
-        .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
-        .filter(|e| matches!(&e.event, Event::CommandAccepted { creature, command: Command::Face { .. } } if *creature == me))
-        .count()
-}
-
 /// A turn decision with the other first commands it weighed, best first.
 pub(super) struct TurnChoice {
     pub command: Command,
@@ -152,7 +126,8 @@ impl TurnChoice {
 }
 
 pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoice {
-    let p = &with_the_clock(b, me, p);
+    let stall = stall_push(b, me);
+    let p = &with_the_clock(b, me, p, stall);
     let f = b.fighter(me);
     let enemies = b.perceived_hostiles(f.side);
     let conscious: Vec<CreatureId> = enemies.iter().copied().filter(|&e| b.fighter(e).can_act()).collect();
@@ -228,7 +203,6 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
     let strike = super::intent::strike_map(b, f, &conscious);
     let shares = conscious.iter().map(|&e| 1.0 + friends_in_reach(b, me, b.fighter(e)) as f64).collect();
     let under_fire = rounds_since_hurt(b, f.side) <= 1;
-    let stall = stall_push(b, me);
     let ctx = Ctx {
         b,
         me,
