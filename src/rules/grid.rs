@@ -211,6 +211,8 @@ pub struct GridMap {
     has_drops: bool,
     /// How many squares changed since the map was built (doors, rubble): for caches.
     revision: u32,
+    /// Line answers already worked out on this terrain (shared by clones; a new one on change).
+    line_memo: std::sync::Arc<super::line_memo::LineMemo>,
 }
 
 /// Why a map could not be built.
@@ -264,6 +266,7 @@ impl GridMap {
             has_smooth,
             has_drops,
             revision: 0,
+            line_memo: std::sync::Arc::new(super::line_memo::LineMemo::for_cells(expected)),
         })
     }
 
@@ -332,6 +335,9 @@ impl GridMap {
     pub fn revision(&self) -> u32 {
         self.revision
     }
+    pub(crate) fn line_memo(&self) -> &super::line_memo::LineMemo {
+        &self.line_memo
+    }
     /// SPACE-E7: how far below the ground the footprint stands (the deepest drop under it).
     pub fn depth_under(&self, fp: Footprint) -> i32 {
         if !self.has_drops {
@@ -394,6 +400,7 @@ impl GridMap {
             self.has_smooth = self.cells.iter().any(|&t| self.terrains[t as usize].smooth);
             self.has_drops = self.cells.iter().any(|&t| self.terrains[t as usize].drop > 0);
             self.revision = self.revision.wrapping_add(1);
+            self.line_memo = std::sync::Arc::new(super::line_memo::LineMemo::for_cells(self.cells.len()));
         }
     }
 }

@@ -7,6 +7,7 @@
 
 use super::facing::{Actor, Facing, sectors_of_point};
 use super::grid::{GridMap, Pos, distance_delta};
+use super::line_memo::LineQuery;
 use super::ruleset::FacingArcs;
 use std::sync::OnceLock;
 
@@ -96,7 +97,19 @@ impl CoverReason {
 
 /// PERC-E1: is the line between two squares clear of sight blockers?
 pub fn clear_line(map: &GridMap, a: Pos, b: Pos) -> bool {
-    clear_by_table(map, map.sight_blockers(), a, b).unwrap_or_else(|| clear_line_traced(map, a, b))
+    remembered(map, LineQuery::Sight, a, b, || {
+        clear_by_table(map, map.sight_blockers(), a, b).unwrap_or_else(|| clear_line_traced(map, a, b))
+    })
+}
+
+/// `compute`'s answer for two squares on the map, from the map's memo when it was asked before.
+#[inline]
+fn remembered(map: &GridMap, q: LineQuery, a: Pos, b: Pos, compute: impl FnOnce() -> bool) -> bool {
+    if map.in_bounds(a) && map.in_bounds(b) {
+        map.line_memo().get(q, map.index(a), map.index(b), compute)
+    } else {
+        compute()
+    }
 }
 
 fn clear_line_traced(map: &GridMap, a: Pos, b: Pos) -> bool {
@@ -114,7 +127,9 @@ fn clear_line_traced(map: &GridMap, a: Pos, b: Pos) -> bool {
 /// AREA-E6 / ATK-E2: line of effect is blocked only by movement-blocking terrain (walls, closed
 /// doors), not by fog or darkness. Low walls that can be crossed do not stop it.
 pub fn line_of_effect(map: &GridMap, a: Pos, b: Pos) -> bool {
-    clear_by_table(map, map.effect_blockers(), a, b).unwrap_or_else(|| line_of_effect_traced(map, a, b))
+    remembered(map, LineQuery::Effect, a, b, || {
+        clear_by_table(map, map.effect_blockers(), a, b).unwrap_or_else(|| line_of_effect_traced(map, a, b))
+    })
 }
 
 fn line_of_effect_traced(map: &GridMap, a: Pos, b: Pos) -> bool {
@@ -157,7 +172,9 @@ pub fn sight_line(map: &GridMap, from: Pos, to: Pos) -> SightLine {
 /// ATK-E5: would `to` have cover against an attack from `from` (and be visible)? The same trace
 /// as [`sight_line`] without keeping the squares: for callers that ask it thousands of times.
 pub fn has_cover(map: &GridMap, from: Pos, to: Pos) -> bool {
-    cover_by_table(map, from, to).unwrap_or_else(|| sight(map, from, to, None).1)
+    remembered(map, LineQuery::Cover, from, to, || {
+        cover_by_table(map, from, to).unwrap_or_else(|| sight(map, from, to, None).1)
+    })
 }
 
 /// [`has_cover`] from the line tables (built by [`trace`]: the same probes in the same order).

@@ -18,6 +18,7 @@ pub mod grid;
 pub mod hazard;
 pub mod initiative;
 pub mod items;
+mod line_memo;
 pub mod los;
 pub mod movement;
 pub mod objects;
