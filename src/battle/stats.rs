@@ -10,6 +10,12 @@ impl Battle {
     /// fire a standing side fails to answer, and partial entries (what one side glimpsed of an
     /// event) are never counted twice.
     pub fn sides_passive_under_fire(&self) -> Vec<usize> {
+        self.passive_stretches().into_iter().map(|(side, _)| side).collect()
+    }
+
+    /// [`Self::sides_passive_under_fire`] with, per side, the first round that ended such a
+    /// stretch (it and the round before it): where to look in the log.
+    pub fn passive_stretches(&self) -> Vec<(usize, u32)> {
         let rounds = self.round() as usize + 1;
         let sides = self.sides().len();
         let mut hurt = vec![vec![false; rounds]; sides];
@@ -31,7 +37,12 @@ impl Battle {
                 _ => {}
             }
         }
-        (0..sides).filter(|&s| (1..rounds).any(|r| (r - 1..=r).all(|k| hurt[s][k] && !acted[s][k]))).collect()
+        (0..sides)
+            .filter_map(|s| {
+                let r = (1..rounds).find(|&r| (r - 1..=r).all(|k| hurt[s][k] && !acted[s][k]))?;
+                Some((s, r as u32))
+            })
+            .collect()
     }
 
     /// Per creature: dice of damage it dealt and took in attacks. Damage to a creature is

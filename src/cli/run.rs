@@ -133,6 +133,15 @@ pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize,
             let _ = writeln!(out, "{}", escape_controls(&line));
         }
     }
+    // The AI's stall `sim` counts, shown where it happened (the whole record only: a side's
+    // view must not learn of blows it did not see).
+    if side.is_none() {
+        for (s, r) in battle.passive_stretches() {
+            let name = &battle.sides()[s].name;
+            let _ =
+                writeln!(out, "\n{name} took damage in rounds {} and {r} without moving, attacking or hiding", r - 1);
+        }
+    }
     let _ = writeln!(out, "\nStanding at the end{}:", side.map_or(String::new(), |s| format!(", as {s} knows it")));
     for c in battle.creatures() {
         let known = viewer.is_none_or(|v| c.side == v || battle.shown_to(v, c.id));
