@@ -86,7 +86,7 @@ pub struct BattleSummary {
     pub dealt_taken: Vec<(i32, i32)>,
     pub ai_rejections: u32,
     pub ai_fallbacks: u32,
-    /// A side took damage two rounds running without moving, attacking or hiding.
+    /// A side took damage two rounds running without moving, attacking, hiding or trying to flee.
     pub passive: bool,
 }
 

@@ -61,6 +61,10 @@ const HIDING_WORTH: f64 = 2.0;
 /// Being knocked out weighs like losing this many more dice (tuned with `duel`).
 const KNOCKOUT_DICE: f64 = 1.0;
 
+/// A hopeless creature tries to flee (FLOW-5) only with at least this chance of success;
+/// otherwise it fights on.
+const FLEE_MIN_CHANCE: f64 = 0.25;
+
 /// A sprint is not considered below this many Activeness dice (it costs one).
 const SPRINT_MIN_ACTIVENESS: i32 = 3;
 
@@ -150,7 +154,13 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
     let enemies = b.perceived_hostiles(f.side);
     let conscious: Vec<CreatureId> = enemies.iter().copied().filter(|&e| b.fighter(e).can_act()).collect();
     // FLOW-5: leave a hopeless fight, per profile.
-    if p.self_preservation > 0.3 && hopeless(b, me, p) && b.check(me, &Command::Flee).is_ok() {
+    // Only with a real chance of getting away: a brute with 2 Activeness dice against a
+    // difficulty of 5 spent every turn on a failed attempt while it was cut down.
+    if p.self_preservation > 0.3
+        && hopeless(b, me, p)
+        && b.flee_chance(me) >= FLEE_MIN_CHANCE
+        && b.check(me, &Command::Flee).is_ok()
+    {
         return TurnChoice::only(Command::Flee);
     }
     // PERC-E4: a cautious creature in concealing terrain that nobody hostile perceives hides.

@@ -416,7 +416,11 @@ impl Battle {
             let attacker = flow.attacker;
             for run in &flow.targets {
                 if run.hit && self.hostile(attacker, run.id) {
-                    self.creatures[run.id as usize].hit_this_round = true;
+                    // FLOW-E2: the streak is reset the moment a hostile attack hits, so a
+                    // creature struck earlier in a round cannot flee on that round's turn.
+                    let t = &mut self.creatures[run.id as usize];
+                    t.hit_this_round = true;
+                    t.hit_free_streak = 0;
                 }
                 // FLOW-7 (Engine decision: attacking a creature that is already unconscious is
                 // the declaration): any hit kills it.

@@ -8,7 +8,6 @@ use crate::rules::costs::{FLEE_AP, HIDE_AP, MOVE_AP, SEARCH_AP};
 use crate::rules::creature::Attribute;
 use crate::rules::dice::{attempt_succeeds, points, roll_faces};
 use crate::rules::facing::Facing;
-use crate::rules::flow::flee_difficulty;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::validate_path;
 
@@ -363,14 +362,8 @@ impl Battle {
 
     fn do_flee(&mut self, id: CreatureId) {
         self.spend(id, FLEE_AP);
-        let difficulty = flee_difficulty(
-            self.creatures
-                .iter()
-                .filter(|o| o.can_act() && self.hostile(id, o.id))
-                .map(|o| o.attrs.dice(Attribute::Activeness)),
-        );
-        let me = &self.creatures[id as usize];
-        let dice = me.attrs.dice(Attribute::Activeness) - self.roll_penalty(me.posture);
+        // Against every conscious hostile, perceived or not.
+        let (dice, difficulty) = self.flee_roll(id, |_| true);
         let faces = roll_faces(&mut self.rng, dice);
         let pts = points(&faces) as i32;
         let success = attempt_succeeds(pts as i64, difficulty);

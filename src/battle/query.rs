@@ -9,8 +9,9 @@ use super::state::*;
 use super::types::*;
 use crate::rules::attack::{AttackOdds, DamageDistribution, DamageModifiers, Defense, damage_distribution};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
-use crate::rules::creature::may_pass_through;
-use crate::rules::dice::points_distribution;
+use crate::rules::creature::{Attribute, may_pass_through};
+use crate::rules::dice::{attempt_chance, points_distribution};
+use crate::rules::flow::flee_difficulty;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::los::{clear_line, line_of_effect};
 use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, cost_field_from, reachable};
@@ -551,6 +552,28 @@ impl Battle {
         let (af, tf) = (Footprint::new(from, a.size.footprint()), Footprint::new(at, t.size.footprint()));
         af.cells().any(|x| tf.cells().any(|y| line_of_effect(&self.map, x, y)))
             && af.cells().any(|x| tf.cells().any(|y| clear_line(&self.map, x, y)))
+    }
+
+    /// FLOW-5: the Activeness dice `id` rolls to flee (less its posture's penalty) and the
+    /// difficulty: the highest Activeness among the conscious hostiles for which `counts` holds.
+    pub(super) fn flee_roll(&self, id: CreatureId, counts: impl Fn(&Fighter) -> bool) -> (i32, i64) {
+        let me = &self.creatures[id as usize];
+        let difficulty = flee_difficulty(
+            self.creatures
+                .iter()
+                .filter(|o| o.can_act() && self.hostile(id, o.id) && counts(o))
+                .map(|o| o.attrs.dice(Attribute::Activeness)),
+        );
+        (me.attrs.dice(Attribute::Activeness) - self.roll_penalty(me.posture), difficulty)
+    }
+
+    /// FLOW-5, DICE-6: the chance `id` gets away if it tries to flee now, as its side knows the
+    /// battle (hostiles it does not perceive do not raise the difficulty here; they do in the
+    /// roll). Whether it may try at all is `check`'s answer.
+    pub fn flee_chance(&self, id: CreatureId) -> f64 {
+        let Some(me) = self.creatures.get(id as usize) else { return 0.0 };
+        let (dice, difficulty) = self.flee_roll(id, |o| self.side_perceives(me.side, o.id));
+        attempt_chance(dice, difficulty)
     }
 
     /// Steps between two creatures' footprints (SPACE-6).

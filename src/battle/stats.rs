@@ -5,7 +5,7 @@ use super::types::{CreatureId, Event};
 
 impl Battle {
     /// The sides that took damage in two consecutive rounds without any of their creatures
-    /// moving, attacking, counter-attacking or hiding in them: a side under fire it does not
+    /// moving, attacking, counter-attacking, hiding or trying to flee (FLOW-5) in them: a side under fire it does not
     /// answer, the AI's stall the `sim` report counts. Blows on the fallen (FLOW-7) are not
     /// fire a standing side fails to answer, and partial entries (what one side glimpsed of an
     /// event) are never counted twice.
@@ -33,7 +33,8 @@ impl Battle {
                 Event::Moved { creature, .. }
                 | Event::AttackDeclared { attacker: creature, .. }
                 | Event::CounterAttackDeclared { creature, .. }
-                | Event::HidCreature { creature, .. } => acted[self.fighter(*creature).side][r] = true,
+                | Event::HidCreature { creature, .. }
+                | Event::FleeAttempted { creature, .. } => acted[self.fighter(*creature).side][r] = true,
                 _ => {}
             }
         }

@@ -250,7 +250,7 @@ fn text_report(level: &LoadedLevel, t: &Tally, seconds: f64, a: &SimArgs) {
     }
     let passive = t.passive();
     say(&format!(
-        "Battles where a side took damage two rounds running without moving, attacking or hiding: {} ({:.1}%)",
+        "Battles where a side took damage two rounds running without moving, attacking, hiding or trying to flee: {} ({:.1}%)",
         passive.count,
         100.0 * passive.value()
     ));

@@ -138,8 +138,11 @@ pub fn print_report(battle: &Battle, side: Option<&str>, explanations: &[(usize,
     if side.is_none() {
         for (s, r) in battle.passive_stretches() {
             let name = &battle.sides()[s].name;
-            let _ =
-                writeln!(out, "\n{name} took damage in rounds {} and {r} without moving, attacking or hiding", r - 1);
+            let _ = writeln!(
+                out,
+                "\n{name} took damage in rounds {} and {r} without moving, attacking, hiding or trying to flee",
+                r - 1
+            );
         }
     }
     let _ = writeln!(out, "\nStanding at the end{}:", side.map_or(String::new(), |s| format!(", as {s} knows it")));
