@@ -159,7 +159,7 @@ fn sim_json_has_the_documented_fields() {
     assert_eq!(v["intensity"], "Rival");
     assert_eq!(v["ai_rejections"], 0);
     assert_eq!(v["ai_fallbacks"], 0);
-    assert!(v["passive_under_fire"].as_u64().unwrap() <= 40);
+    assert_eq!(v["passive_under_fire"], 0, "two duellists never wait under fire");
     // The same seeds give the same result with one job or two.
     let one = run(&["sim", "levels/duel.level.ron", "--runs", "40", "--seed", "5", "--jobs", "1", "--json"]);
     let v1: serde_json::Value = serde_json::from_str(&text(&one.stdout)).unwrap();
@@ -403,4 +403,25 @@ fn no_standoff_at_the_crossing() {
 #[test]
 fn no_standoff_at_the_bridge() {
     assert_no_standoff("levels/the_bridge.level.ron", 24);
+}
+
+/// `sim LEVEL` of two `normal` sides, 200 battles (seed 11): at most `most` battles in which a
+/// side took damage two rounds running without moving, attacking, hiding or trying to flee.
+fn assert_few_passive(level: &str, most: u64) {
+    let out = run(&["sim", level, "--runs", "200", "--seed", "11", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let passive = v["passive_under_fire"].as_u64().unwrap();
+    assert!(passive <= most, "{level}: {passive} of 200 battles with a side waiting under fire");
+}
+
+// Issue 9's "a side under fire it cannot answer moves": measured 1, 1, 9 and 9 of 200 (eleventh
+// session); 31, 40, 46 and 26 before a flee attempt with no chance was given up for a fight and
+// unanswered fire was weighed for three rounds instead of one.
+#[test]
+fn few_sides_wait_under_fire() {
+    assert_few_passive("levels/skirmish.level.ron", 4);
+    assert_few_passive("levels/the_mill.level.ron", 4);
+    assert_few_passive("levels/walls_and_cover.level.ron", 14);
+    assert_few_passive("levels/the_crossing.level.ron", 14);
 }

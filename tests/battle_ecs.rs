@@ -288,12 +288,18 @@ fn the_damage_tally_credits_every_die_to_its_attacker() {
             meshal_tactics::ai::play_direct(&mut b, None, 100_000);
             let log = b.log();
             let whole: Vec<_> = log.iter().filter(|e| !e.partial).collect();
-            // A sprint's cost follows its move (perception news may come between).
+            // A sprint's cost follows its move (perception news, and the stop it may cause, may
+            // come between).
             let after_sprint = |i: usize| {
                 whole[..i]
                     .iter()
                     .rev()
-                    .find(|e| !matches!(e.event, Event::Spotted { .. } | Event::LostSight { .. }))
+                    .find(|e| {
+                        !matches!(
+                            e.event,
+                            Event::Spotted { .. } | Event::LostSight { .. } | Event::MoveInterrupted { .. }
+                        )
+                    })
                     .is_some_and(|e| matches!(e.event, Event::Moved { sprint: true, .. }))
             };
             let damaged: i32 = (0..whole.len())
