@@ -767,3 +767,36 @@ fn lifts_a_fallen_friend_that_plugs_the_passage() {
         b.fighter(0).origin
     );
 }
+
+// Issue 9's "a side under fire it cannot answer from where it stands moves: into cover, out of
+// sight, or into reach": a lone fighter shot at every round by an archer that two swordsmen
+// guard, a pillar beside it. Going in means meeting three; staying means being shot. With one
+// round of unanswered fire weighed (before the eleventh session) it readied its sword and
+// stood: shot in rounds 1, 2 and 3, its side counted passive.
+#[test]
+fn a_lone_fighter_under_fire_does_not_wait_to_be_shot() {
+    let map = ["WWWWWWWWWWWWWW", "W............W", "W.........W..W", "W............W", "WWWWWWWWWWWWWW"];
+    let mut b = level(
+        &map,
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (11, 2), facing: W, overrides: (might: Some(8))),
+           (name: "Archer", template: "archer", side: "Foe", at: (1, 2), facing: E),
+           (name: "Guard 1", template: "human_fighter", side: "Foe", at: (2, 1), facing: E),
+           (name: "Guard 2", template: "human_fighter", side: "Foe", at: (2, 3), facing: E)"#,
+    );
+    play_against(&mut b, 4, |b| {
+        if b.fighter(1).ap >= 1 && b.check(1, &bow_on(0)).is_ok() { bow_on(0) } else { Command::EndTurn }
+    });
+    let mut hurt: Vec<u32> =
+        b.log().iter().filter(|e| matches!(e.event, Event::Damaged { creature: 0, .. })).map(|e| e.round).collect();
+    hurt.dedup();
+    assert!(!hurt.is_empty(), "the archer hits it");
+    assert_eq!(b.sides_passive_under_fire(), Vec::<usize>::new(), "shot in rounds {hurt:?}");
+}
+
+fn bow_on(target: u32) -> Command {
+    Command::Attack {
+        weapon: "bow".into(),
+        target: meshal_tactics::battle::Target::Creature(target),
+        additives: vec![],
+    }
+}
