@@ -1,11 +1,13 @@
 //! The planner's helpers that judge a situation rather than a square: a command in words,
 //! whether a fight is hopeless (FLOW-E2), where a vanished enemy may hide (PERC-7), and the
-//! reproducible sloppiness of difficulty 1; what the creature did so far this turn.
+//! reproducible sloppiness of difficulty 1; what the creature did so far this turn; where it
+//! looks and whether it is a shooter.
 
 use super::clock::side_strength;
-use crate::battle::{Battle, Command, CreatureId, Event, Target};
+use crate::battle::{Battle, Command, CreatureId, Event, Fighter, Placement, Target};
 use crate::level::compendium::AiProfile;
-use crate::rules::grid::Pos;
+use crate::rules::facing::Facing;
+use crate::rules::grid::{Footprint, Pos, footprint_distance};
 
 pub(super) fn describe(b: &Battle, c: &Command) -> String {
     match c {
@@ -96,4 +98,35 @@ pub(super) fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
         .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
         .filter(|e| matches!(&e.event, Event::CommandAccepted { creature, command: Command::Face { .. } } if *creature == me))
         .count()
+}
+
+/// Where `me` would stand at `at`, facing `facing`, in its current posture.
+pub(super) fn placed(me: &Fighter, at: Pos, facing: Facing) -> Placement {
+    Placement { origin: at, facing, posture: me.posture }
+}
+
+/// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).
+pub(super) fn is_shooter(f: &Fighter) -> bool {
+    let dice = |ranged: bool| {
+        f.weapons
+            .iter()
+            .filter(|w| w.weapon.range.ranged == ranged && w.weapon.area.is_none() && w.ammo != Some(0))
+            .map(|w| w.weapon.dice.dice_for(&f.attrs))
+            .max()
+    };
+    match (dice(true), dice(false)) {
+        (Some(shot), Some(blow)) => shot > blow,
+        (shot, _) => shot.is_some(),
+    }
+}
+
+/// Where the creature should look from `at`: the nearest conscious enemy (ties: strongest).
+pub(super) fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[CreatureId]) -> Facing {
+    let mf = Footprint::new(at, me.size.footprint());
+    enemies
+        .iter()
+        .map(|&e| b.fighter(e))
+        .filter(|e| e.can_act())
+        .min_by_key(|e| (footprint_distance(mf, e.footprint()), e.id))
+        .map_or(me.facing, |e| Facing::toward_footprint(mf, e.footprint()))
 }

@@ -13,47 +13,19 @@
 use super::areas::best_area;
 use super::clock::{rounds_since_hurt, stall_push, with_the_clock};
 use super::odds::estimate_from;
-use super::situation::{SLOPPINESS, describe, faces_this_turn, hopeless, left_this_turn, noise, suspected_hiding_spot};
+use super::situation::{
+    SLOPPINESS, describe, faces_this_turn, hopeless, is_shooter, left_this_turn, main_threat_facing, noise, placed,
+    suspected_hiding_spot,
+};
 use super::threat::{Threat, friends_in_reach, threat};
 use crate::battle::{Battle, Command, CreatureId, Explanation, Fighter, OptionScore, Placement, Target, WindowKind};
 use crate::level::compendium::{AbilityEffect, AiProfile};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
 use crate::rules::facing::{Actor, Facing, Sector, sector_for};
-use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::grid::{Footprint, Pos};
 use crate::rules::movement::MoveField;
 use crate::rules::posture::{Posture, transition_cost};
-
-/// Where `me` would stand at `at`, facing `facing`, in its current posture.
-fn placed(me: &Fighter, at: Pos, facing: Facing) -> Placement {
-    Placement { origin: at, facing, posture: me.posture }
-}
-
-/// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).
-fn is_shooter(f: &Fighter) -> bool {
-    let dice = |ranged: bool| {
-        f.weapons
-            .iter()
-            .filter(|w| w.weapon.range.ranged == ranged && w.weapon.area.is_none() && w.ammo != Some(0))
-            .map(|w| w.weapon.dice.dice_for(&f.attrs))
-            .max()
-    };
-    match (dice(true), dice(false)) {
-        (Some(shot), Some(blow)) => shot > blow,
-        (shot, _) => shot.is_some(),
-    }
-}
-
-/// Where the creature should look from `at`: the nearest conscious enemy (ties: strongest).
-fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[CreatureId]) -> Facing {
-    let mf = Footprint::new(at, me.size.footprint());
-    enemies
-        .iter()
-        .map(|&e| b.fighter(e))
-        .filter(|e| e.can_act())
-        .min_by_key(|e| (footprint_distance(mf, e.footprint()), e.id))
-        .map_or(me.facing, |e| Facing::toward_footprint(mf, e.footprint()))
-}
 
 /// What staying hidden is worth, times the profile's caution (an ambush not given away).
 const HIDING_WORTH: f64 = 2.0;

@@ -10,9 +10,10 @@ use crate::rules::creature::Attribute;
 use crate::rules::facing::Facing;
 use crate::rules::flow::FLEE_STREAK;
 use crate::rules::grid::{Pos, distance};
-use crate::rules::los::{Disguise, clear_line, search_difficulty};
+use crate::rules::los::clear_line;
 use crate::rules::movement::validate_path;
 use crate::rules::posture::{Posture, transition_cost};
+use crate::rules::senses::{Disguise, search_difficulty};
 
 /// A checked command, ready to execute.
 pub(super) enum Plan {

@@ -7,7 +7,7 @@ use crate::level::{LoadedLevel, Relation};
 use crate::rules::creature::{Attribute, Attributes};
 use crate::rules::grid::Pos;
 use crate::rules::initiative::roll_initiative_with;
-use crate::rules::los::{Disguise, search_difficulty};
+use crate::rules::senses::{Disguise, search_difficulty};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::sync::Arc;

@@ -410,26 +410,6 @@ pub fn field_of_view(map: &GridMap, origin: Pos, range: i32, blind: Option<Blind
     out
 }
 
-/// PERC-7 / PERC-8: the difficulty of finding something: the size row times the disguise grade.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub enum Disguise {
-    /// Casually placed, not disguised: ×1.
-    None,
-    /// Simply disguised: ×2.
-    Simple,
-    /// Carefully disguised, deliberately hidden, blending in: ×3.
-    Careful,
-}
-
-pub fn search_difficulty(size_row: i64, disguise: Disguise) -> i64 {
-    size_row
-        * match disguise {
-            Disguise::None => 1,
-            Disguise::Simple => 2,
-            Disguise::Careful => 3,
-        }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -463,7 +443,6 @@ mod tests {
             }
         }
     }
-    use crate::rules::creature::Size;
     use rand::{RngExt, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -590,15 +569,6 @@ mod tests {
         let fov: std::collections::HashSet<Pos> = field_of_view(&m, o, 70, None).into_iter().collect();
         let p = Pos::new(60 + 55, 60);
         assert_eq!(fov.contains(&p), clear_line(&m, o, p));
-    }
-
-    // RULES: PERC-7, PERC-8 — search costs 3 AP; difficulty = size row × disguise.
-    #[test]
-    fn perc_8_search_difficulty_table() {
-        assert_eq!(crate::rules::costs::SEARCH_AP, 3);
-        assert_eq!(search_difficulty(Size::Medium.search_difficulty(), Disguise::Careful), 6);
-        assert_eq!(search_difficulty(Size::Tiny.search_difficulty(), Disguise::Simple), 6);
-        assert_eq!(search_difficulty(Size::Large.search_difficulty(), Disguise::None), 1);
     }
 
     // RULES: AREA-E6 — line of effect ignores fog and darkness, is stopped by walls.

@@ -120,9 +120,30 @@ pub fn smell_reaches(map: &GridMap, from: Footprint, to: Footprint, range: i32) 
     false
 }
 
+/// PERC-7 / PERC-8: the difficulty of finding something: the size row times the disguise grade.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum Disguise {
+    /// Casually placed, not disguised: ×1.
+    None,
+    /// Simply disguised: ×2.
+    Simple,
+    /// Carefully disguised, deliberately hidden, blending in: ×3.
+    Careful,
+}
+
+pub fn search_difficulty(size_row: i64, disguise: Disguise) -> i64 {
+    size_row
+        * match disguise {
+            Disguise::None => 1,
+            Disguise::Simple => 2,
+            Disguise::Careful => 3,
+        }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::creature::Size;
 
     fn map(rows: &str) -> GridMap {
         GridMap::from_ascii(rows).expect("test map")
@@ -155,5 +176,14 @@ mod tests {
         // The corner pinch holds too: two diagonal walls seal a gap.
         let pinch = map("#.\n.#");
         assert!(!smell_reaches(&pinch, Footprint::single(Pos::new(0, 0)), Footprint::single(Pos::new(1, 1)), 5));
+    }
+
+    // RULES: PERC-7, PERC-8 — search costs 3 AP; difficulty = size row × disguise.
+    #[test]
+    fn perc_8_search_difficulty_table() {
+        assert_eq!(crate::rules::costs::SEARCH_AP, 3);
+        assert_eq!(search_difficulty(Size::Medium.search_difficulty(), Disguise::Careful), 6);
+        assert_eq!(search_difficulty(Size::Tiny.search_difficulty(), Disguise::Simple), 6);
+        assert_eq!(search_difficulty(Size::Large.search_difficulty(), Disguise::None), 1);
     }
 }
