@@ -15,12 +15,17 @@ pub fn steer_cursor(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     mut hover: ResMut<Hover>,
-    mut tab: Local<usize>,
+    mut tab: Local<TabCycle>,
 ) {
     if hover.pinned {
         return;
     }
     let b = &battle.battle;
+    // Each new turn or reaction window starts the cycle again from the nearest choice.
+    let awaiting = b.awaiting();
+    if tab.awaiting != awaiting {
+        *tab = TabCycle { awaiting, next: 0 };
+    }
     // The cursor starts on the creature in turn (the viewer's own, or its first standing one).
     let home = || {
         b.awaiting()
@@ -59,8 +64,7 @@ pub fn steer_cursor(
         && let Some(mut options) = stepping
     {
         options.sort_by_key(|o| (!o.cancels, o.to));
-        *tab = (*tab + 1) % options.len();
-        hover.square = Some(options[*tab].to);
+        hover.square = Some(options[tab.advance(options.len())].to);
         hover.keyboard = true;
     } else if keys.just_pressed(KeyCode::Tab) {
         let from = home();
@@ -73,10 +77,25 @@ pub fn steer_cursor(
             .collect();
         foes.sort();
         if !foes.is_empty() {
-            *tab = (*tab + 1) % foes.len();
-            hover.square = Some(foes[*tab].1);
+            hover.square = Some(foes[tab.advance(foes.len())].1);
             hover.keyboard = true;
         }
+    }
+}
+
+/// Where Tab is in its cycle, and for which turn or reaction window.
+#[derive(Default)]
+pub struct TabCycle {
+    awaiting: Option<(crate::battle::CreatureId, Option<crate::battle::WindowKind>)>,
+    next: usize,
+}
+
+impl TabCycle {
+    /// The index this press picks among `len` choices (nearest first), and moves on.
+    fn advance(&mut self, len: usize) -> usize {
+        let picked = self.next % len;
+        self.next = picked + 1;
+        picked
     }
 }
 
@@ -124,10 +143,26 @@ mod tests {
             press(&mut app, KeyCode::ArrowLeft);
         }
         assert_eq!(press(&mut app, KeyCode::ArrowLeft).map(|p| p.x), Some(0), "stops at the map's edge");
-        let foes = [Pos::new(9, 3), Pos::new(9, 4)];
-        let first = press(&mut app, KeyCode::Tab).unwrap();
-        let second = press(&mut app, KeyCode::Tab).unwrap();
-        assert!(foes.contains(&first) && foes.contains(&second) && first != second, "{first} {second}");
-        assert_eq!(press(&mut app, KeyCode::Tab), Some(first), "round again");
+        let mut foes = [Pos::new(9, 3), Pos::new(9, 4)].map(|p| (crate::rules::grid::distance(start, p), p));
+        foes.sort();
+        let [nearest, farther] = foes.map(|(_, p)| p);
+        assert_eq!(press(&mut app, KeyCode::Tab), Some(nearest), "the first press picks the nearest foe");
+        assert_eq!(press(&mut app, KeyCode::Tab), Some(farther));
+        assert_eq!(press(&mut app, KeyCode::Tab), Some(nearest), "round again");
+        // A new turn starts the cycle again at the nearest foe, wherever the last one left it.
+        let mut battle = app.world_mut().resource_mut::<ActiveBattle>();
+        battle.battle.submit(me, crate::battle::Command::EndTurn).unwrap();
+        let b = &battle.battle;
+        let (next, _) = b.awaiting().unwrap();
+        assert_eq!(b.fighter(next).side, 1, "Red acts next with seed 2; the cursor's home is Blue's first creature");
+        let from = b.fighter(0).origin;
+        let mut foes: Vec<_> = b
+            .perceived_hostiles(0)
+            .into_iter()
+            .map(|e| (crate::rules::grid::distance(from, b.fighter(e).origin), b.fighter(e).origin))
+            .collect();
+        foes.sort();
+        assert_eq!(foes.len(), 2);
+        assert_eq!(press(&mut app, KeyCode::Tab), Some(foes[0].1), "the next turn's first press: the nearest again");
     }
 }
