@@ -2,7 +2,7 @@
 
 use bracket_pathfinding::prelude::{Algorithm2D, BaseMap, FieldOfViewAlg, Point};
 use criterion::{Criterion, criterion_group, criterion_main};
-use meshal_tactics::rules::attack::{AttackOdds, DamageModifiers, damage_distribution};
+use meshal_tactics::rules::attack::{AttackOdds, damage_distribution};
 use meshal_tactics::rules::grid::{GridMap, Pos, Terrain};
 use meshal_tactics::rules::los::field_of_view_into;
 use meshal_tactics::rules::movement::{Mover, cost_field, reachable};
@@ -166,8 +166,7 @@ fn movement_vs_pathfinding(c: &mut Criterion) {
 }
 
 fn damage(c: &mut Criterion) {
-    let odds =
-        AttackOdds { dice: 10, segments: 1, protection: 1, defense_dice: 6, modifiers: DamageModifiers::default() };
+    let odds = AttackOdds { dice: 10, segments: 1, protection: 1, defense_dice: 6, ..Default::default() };
     c.bench_function("damage_distribution_10_dice_vs_defense_6", |b| {
         b.iter(|| black_box(damage_distribution(black_box(&odds)).expected_damage))
     });

@@ -6,7 +6,7 @@ use meshal_tactics::rules::attack::{AttackOdds, DamageModifiers, damage_distribu
 use meshal_tactics::rules::facing::{Facing, Sector, SectorSet, sectors_of_offset};
 use meshal_tactics::rules::grid::{GridMap, Pos, distance};
 use meshal_tactics::rules::los::sight_line;
-use meshal_tactics::rules::ruleset::{AreaCoverage, FacingArcs};
+use meshal_tactics::rules::ruleset::{AreaCoverage, DicePoints, FacingArcs};
 use serde_json::{Value, json};
 
 /// A finished calculation: what to print for people, and for machines.
@@ -215,6 +215,8 @@ pub struct OddsArgs {
     pub bonus_dice: i32,
     pub segments: u32,
     pub cover: bool,
+    /// Which faces score (DICE-2 or 001's).
+    pub points: DicePoints,
 }
 
 pub fn odds_cmd(a: &OddsArgs) -> Result<Output, String> {
@@ -248,15 +250,20 @@ pub fn odds_cmd(a: &OddsArgs) -> Result<Output, String> {
             bonus: a.bonus,
             bonus_dice: a.bonus_dice,
         },
+        points: a.points,
     };
     let d = damage_distribution(&odds);
     let mut human = format!(
-        "{} dice{} vs protection {}{} (effective {protection}), defense {} dice: hit {:.2}%, expected damage {:.3}\n",
+        "{} dice{} vs protection {}{} (effective {protection}), defense {} dice{}: hit {:.2}%, expected damage {:.3}\n",
         a.dice,
         if a.segments > 1 { format!(" × {} segments", a.segments) } else { String::new() },
         a.protection,
         if a.cover { " +1 cover" } else { "" },
         a.defense_dice.max(0),
+        match a.points {
+            DicePoints::Meshal => "",
+            DicePoints::HighFaces001 => " (001 points: fives and sixes)",
+        },
         d.hit_chance * 100.0,
         d.expected_damage
     );

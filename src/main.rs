@@ -4,7 +4,7 @@ mod calculator;
 mod cli;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use meshal_tactics::rules::ruleset::{AreaCoverage, FacingArcs};
+use meshal_tactics::rules::ruleset::{AreaCoverage, DicePoints, FacingArcs};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -182,6 +182,16 @@ struct BatchArgs {
     json: bool,
 }
 
+/// Which faces score (DICE-2 or the 001 variant).
+#[derive(Clone, Copy, ValueEnum)]
+enum PointsArg {
+    /// Face 1 scores 1, face 2 scores 2 (DICE-2, the default).
+    Meshal,
+    /// 001: faces 5 and 6 score 1 each.
+    #[value(name = "001")]
+    HighFaces001,
+}
+
 #[derive(Clone, Copy, ValueEnum)]
 enum CoverageArg {
     Meshal,
@@ -261,6 +271,9 @@ enum RulesCommand {
         /// The defender has cover (+1 protection, ATK-15).
         #[arg(long)]
         cover: bool,
+        /// Which faces score points: DICE-2's (default) or 001's fives and sixes.
+        #[arg(long, value_enum, default_value = "meshal")]
+        points: PointsArg,
         #[arg(long)]
         json: bool,
     },
@@ -341,6 +354,7 @@ fn run_rules(cmd: RulesCommand) -> ExitCode {
             bonus_dice,
             segments,
             cover,
+            points,
             json,
         } => emit(
             (|| {
@@ -354,6 +368,10 @@ fn run_rules(cmd: RulesCommand) -> ExitCode {
                     bonus_dice,
                     segments,
                     cover,
+                    points: match points {
+                        PointsArg::Meshal => DicePoints::Meshal,
+                        PointsArg::HighFaces001 => DicePoints::HighFaces001,
+                    },
                 })
             })(),
             json,

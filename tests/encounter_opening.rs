@@ -5,7 +5,7 @@
 use meshal_tactics::battle::{Battle, Event};
 use meshal_tactics::level::{builtin_compendium, parse_level};
 use meshal_tactics::rules::creature::Attribute;
-use meshal_tactics::rules::dice::points;
+use meshal_tactics::rules::dice::DicePoints;
 
 fn opening_duel() -> meshal_tactics::level::LoadedLevel {
     let text = include_str!("../levels/duel.level.ron");
@@ -39,7 +39,7 @@ fn the_opening_rolls_distance_and_spot_checks_and_surprise_gives_a_one_ap_round_
             let spotter = fresh.fighter(c.spotter);
             assert_eq!(b.sides()[spotter.side].name, c.side);
             assert_eq!(c.faces.len() as i32, spotter.attrs.dice(Attribute::Spirit), "Spirit dice");
-            assert_eq!(c.points, points(&c.faces) as i32);
+            assert_eq!(c.points, DicePoints::Meshal.points(&c.faces) as i32);
             assert_eq!(c.spotted, c.points as i64 > c.difficulty, "DICE: a test succeeds above its difficulty");
         }
         let spotted: Vec<bool> = spots.iter().map(|c| c.spotted).collect();

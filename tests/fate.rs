@@ -85,9 +85,9 @@ fn dice_13_a_player_sets_a_die_and_pays_for_it() {
     assert_eq!(w.defense, None);
     assert_eq!(w.struck, 1);
     let kept = b.fate_preview(&[]).unwrap();
-    let set = best_raise(&w.faces, w.own, 1);
+    let set = best_raise(w.points, &w.faces, w.own, 1);
     let raised = b.fate_preview(&set).unwrap();
-    let before = meshal_tactics::rules::dice::face_points(w.faces[set[0].0 as usize]) as i32;
+    let before = w.points.face_points(w.faces[set[0].0 as usize]) as i32;
     assert_eq!(raised.points, kept.points + 2 - before, "{:?} → {set:?}", w.faces);
     assert_eq!(raised.dice_lost, 1);
     let mark = b.log().len();
@@ -183,7 +183,7 @@ fn dice_13_a_defender_raises_its_defense_roll() {
         .unwrap();
     assert_eq!(w.defense, Some(meshal_tactics::rules::attack::Defense::Dodge));
     assert_eq!((w.attribute, w.own, w.struck), (Attribute::Activeness, 3, 1));
-    let set = best_raise(&w.faces, w.own, 1);
+    let set = best_raise(w.points, &w.faces, w.own, 1);
     let p = b.fate_preview(&set).unwrap();
     let mark = b.log().len();
     b.submit(1, Command::Fate { set }).unwrap();
@@ -205,7 +205,7 @@ fn dice_13_spending_the_last_die_knocks_the_roller_out() {
     b.adjust_for_scenario(0, |f| {
         let _ = f.attrs.remove_dice(Attribute::Might, w.dice_left - 1);
     });
-    let set = best_raise(&w.faces, w.own, 1);
+    let set = best_raise(w.points, &w.faces, w.own, 1);
     assert!(b.fate_preview(&set).unwrap().roller_knocked_out);
     let mark = b.log().len();
     b.submit(0, Command::Fate { set }).unwrap();
@@ -218,7 +218,7 @@ fn dice_13_spending_the_last_die_knocks_the_roller_out() {
 #[test]
 fn dice_13_a_battle_with_fate_replays_exactly() {
     let mut b = at_blue_fate("", &["Blue"]);
-    let set = best_raise(&b.fate_window().unwrap().faces, 4, 2);
+    let set = best_raise(b.fate_window().unwrap().points, &b.fate_window().unwrap().faces, 4, 2);
     b.submit(0, Command::Fate { set }).unwrap();
     let count = ai::play_direct(&mut b, None, 5000);
     assert_eq!((count.fallbacks, count.rejected), (0, 0));
@@ -271,12 +271,12 @@ fn dice_13_the_ai_spends_fate_only_to_turn_a_loss_into_a_win() {
                 assert!(p.struck_knocked_out && !p.roller_knocked_out);
                 // The fewest dice that do it.
                 if set.len() == 2 {
-                    assert!(!b.fate_preview(&best_raise(&w.faces, w.own, 1)).unwrap().struck_knocked_out);
+                    assert!(!b.fate_preview(&best_raise(w.points, &w.faces, w.own, 1)).unwrap().struck_knocked_out);
                 }
             }
             Command::Pass => {
                 kept += 1;
-                let two = b.fate_preview(&best_raise(&w.faces, w.own, 2)).unwrap();
+                let two = b.fate_preview(&best_raise(w.points, &w.faces, w.own, 2)).unwrap();
                 assert!(keep.struck_knocked_out || !two.struck_knocked_out, "{:?}", w.faces);
             }
             other => panic!("{other:?}"),
@@ -338,7 +338,7 @@ fn dice_13_later_segments_roll_the_dice_fate_left() {
         let Some(w) = b.fate_window() else { continue };
         assert_eq!((w.own, w.faces.len()), (2, 2));
         let mark = b.log().len();
-        b.submit(0, Command::Fate { set: best_raise(&w.faces, w.own, 1) }).unwrap();
+        b.submit(0, Command::Fate { set: best_raise(w.points, &w.faces, w.own, 1) }).unwrap();
         while let Some((c, Some(_))) = b.awaiting() {
             b.submit(c, Command::Pass).unwrap();
         }

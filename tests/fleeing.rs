@@ -7,7 +7,7 @@ use common::{battle_where_first, level_text};
 use meshal_tactics::ai;
 use meshal_tactics::battle::*;
 use meshal_tactics::level::{builtin_compendium, parse_level};
-use meshal_tactics::rules::dice::attempt_chance;
+use meshal_tactics::rules::dice::DicePoints;
 
 /// Answer every window with a pass and every turn with `turn(battle, creature)` until `round`
 /// begins (or the battle ends).
@@ -77,11 +77,11 @@ fn flow_5_the_flee_chance_counts_the_hostiles_the_side_perceives() {
     let b = Battle::new(&l, builtin_compendium(), 1).unwrap();
     assert!(b.side_perceives(0, 1) && !b.side_perceives(0, 2), "B in sight, C behind the wall");
     let chance = b.flee_chance(0);
-    assert_eq!(chance, attempt_chance(4, 3));
+    assert_eq!(chance, DicePoints::Meshal.attempt_chance(4, 3));
     // DICE-2, DICE-6: 4P scores more than 3 points with probability 14/81 (each die: 0 points
     // on 3-6, 1 on a 1, 2 on a 2).
     assert!((chance - 14.0 / 81.0).abs() < 1e-12, "4 dice against 3 points: {chance}");
-    assert_eq!(attempt_chance(4, 30), 0.0, "against C's 30 it would be hopeless");
+    assert_eq!(DicePoints::Meshal.attempt_chance(4, 30), 0.0, "against C's 30 it would be hopeless");
 }
 
 // FLOW-5 — alone against three, a cautious creature that cannot get away (2 Activeness dice

@@ -8,7 +8,7 @@ use meshal_tactics::ai;
 use meshal_tactics::battle::*;
 use meshal_tactics::level::{builtin_compendium, parse_level};
 use meshal_tactics::rules::creature::Attribute;
-use meshal_tactics::rules::dice::points;
+use meshal_tactics::rules::dice::DicePoints;
 use meshal_tactics::rules::grid::Pos;
 
 const MAP: [&str; 5] = ["WWWWWWWWWW", "W........W", "W........W", "W..W.....W", "WWWWWWWWWW"];
@@ -144,7 +144,7 @@ fn flow_8_a_draught_wakes_a_fallen_friend() {
         b.submit(0, Command::UseItem { item: "healing_draught".into(), on: Some(1) }).unwrap();
         let log = since(&b, mark);
         let rolled = log.iter().find_map(|e| match e {
-            Event::Rolled { faces, points: p, .. } => Some((points(faces) as i32, *p)),
+            Event::Rolled { faces, points: p, .. } => Some((DicePoints::Meshal.points(faces) as i32, *p)),
             _ => None,
         });
         let (pts, logged) = rolled.expect("the draught's dice are rolled");

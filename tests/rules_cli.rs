@@ -88,6 +88,21 @@ fn odds_json_distribution() {
     assert_eq!(none["hit_chance"].as_f64().unwrap(), 0.0);
 }
 
+// RULES: DICE-2 — `--points 001`: fives and sixes score one point each, so one die hits with
+// 1/3 and never scores 2; three dice against protection 1 need two points: P = 7/27.
+#[test]
+fn odds_with_001_points() {
+    let one = json(&["rules", "odds", "--dice", "1", "--points", "001", "--json"]);
+    let dist: Vec<f64> = one["distribution"].as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).collect();
+    assert_eq!(dist.len(), 2);
+    assert!((dist[1] - 1.0 / 3.0).abs() < 1e-12);
+    let three = json(&["rules", "odds", "--dice", "3", "--protection", "1", "--points", "001", "--json"]);
+    assert!((three["hit_chance"].as_f64().unwrap() - 7.0 / 27.0).abs() < 1e-12);
+    let (code, _, stderr) = run(&["rules", "odds", "--dice", "3", "--points", "002"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("002") && stderr.contains("--points"), "{stderr}");
+}
+
 // RULES: PERC-E1, ATK-E5
 #[test]
 fn los_json_and_map_errors() {

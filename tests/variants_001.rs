@@ -98,3 +98,44 @@ fn time_3_001_initiative_ties_by_roll_add() {
     let three = tie_breaks("()");
     assert!(three.iter().all(|t| (3..=18).contains(t)) && three.iter().any(|&t| t > 6), "3Σ each");
 }
+
+// RULES: DICE-2 — the 001 variant (dice Variants, "Points"): with `dice_points: HighFaces001`
+// every roll the battle logs scores its fives and sixes, one point each (the default scores
+// ones and twos), and the attack preview's odds are exactly the rules core's distribution
+// with that table (6 dice against protection 1: 001's mean is well below the default's).
+#[test]
+fn dice_2_001_points_switch() {
+    use meshal_tactics::rules::attack::{AttackOdds, damage_distribution};
+    use meshal_tactics::rules::dice::DicePoints;
+    for (ruleset, points) in [("()", DicePoints::Meshal), ("(dice_points: HighFaces001)", DicePoints::HighFaces001)] {
+        let mut b = battle(ruleset);
+        let c = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
+        let p = b.attack_preview(0, &c).unwrap().remove(0);
+        let exact =
+            damage_distribution(&AttackOdds { dice: 6, segments: 1, protection: 1, points, ..Default::default() });
+        assert_eq!(p.odds(0), exact, "{ruleset}");
+        let mark = b.log().len();
+        b.submit(0, c).unwrap();
+        let mut rolls = 0;
+        for e in &b.log()[mark..] {
+            if let Event::Rolled { faces, points: scored, .. } = &e.event {
+                let expected: u32 = faces
+                    .iter()
+                    .map(|&f| match (points, f) {
+                        (DicePoints::Meshal, 1) | (DicePoints::HighFaces001, 5 | 6) => 1,
+                        (DicePoints::Meshal, 2) => 2,
+                        _ => 0,
+                    })
+                    .sum();
+                assert_eq!(*scored as u32, expected, "{ruleset}: {faces:?}");
+                rolls += 1;
+            }
+        }
+        assert!(rolls >= 1, "{ruleset}: the attack rolled");
+    }
+    let mean = |points| {
+        damage_distribution(&AttackOdds { dice: 6, segments: 1, protection: 1, points, ..Default::default() })
+            .expected_damage
+    };
+    assert!(mean(DicePoints::HighFaces001) < mean(DicePoints::Meshal) - 0.5);
+}

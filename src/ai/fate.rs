@@ -35,7 +35,7 @@ pub fn answer(b: &Battle, me: CreatureId) -> Command {
         return Command::Pass;
     }
     for k in 1..=MOST_FATE_DICE.min(w.own) {
-        let set = best_raise(&w.faces, w.own, k);
+        let set = best_raise(w.points, &w.faces, w.own, k);
         if set.len() < k {
             break;
         }

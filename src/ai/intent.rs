@@ -93,7 +93,7 @@ fn build(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> StrikeMap {
             if let Ok(en) = b.engage_in_reach(me.id, me.placement(), e, t.placement())
                 && let Ok(n) = b.attack_numbers(&en, &w.key, &[], true)
             {
-                let v = odds(n.dice, n.segments, n.protection, 0, 1).0.expected;
+                let v = odds(n.points, n.dice, n.segments, n.protection, 0, 1).0.expected;
                 if v > value {
                     (value, ap) = (v, w.weapon.ap);
                 }

@@ -4,6 +4,7 @@
 use crate::battle::{AttackNumbers, AttackPreview, Battle, Engagement, Fighter};
 use crate::rules::attack::{AttackOdds, DamageModifiers, damage_distribution};
 use crate::rules::creature::Attribute;
+use crate::rules::dice::DicePoints;
 use std::cell::RefCell;
 use std::collections::HashMap;
 
@@ -27,7 +28,7 @@ pub(super) fn estimate_attack(
     // The target defends if it can: it keeps AP for it (TIME-12) and faces us (FACE-4).
     let defense = if numbers.can_pay_defense { numbers.defense_dice } else { 0 };
     let weakest = weapon_targets.iter().filter_map(|a| target.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
-    let (o, ko) = odds(numbers.dice, numbers.segments, numbers.protection, defense, weakest.max(1));
+    let (o, ko) = odds(numbers.points, numbers.dice, numbers.segments, numbers.protection, defense, weakest.max(1));
     if numbers.coup_de_grace {
         // FLOW-7: any hit finishes it; worth little while anyone else still fights (no focus
         // bonus: it is already out of the fight).
@@ -36,12 +37,12 @@ pub(super) fn estimate_attack(
     // MOVE-11, MOVE-12: a blow that hurts may also throw it over an edge; the fall's attack
     // (MOVE-E4, undefended) is worth its expected damage times the chance the blow hurts.
     let fall = numbers.forced.filter(|f| f.fall_dice > 0).map_or(0.0, |f| {
-        let hurts = odds(numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
-        hurts * odds(f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
+        let hurts = odds(numbers.points, numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
+        hurts * odds(numbers.points, f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
     });
     // FLOW-D3, PERC-4: a blow that takes a sense it still has is worth more than its dice.
     let sense = weapon.takes_sense.filter(|l| target.sense_range(l.sense) > 0).map_or(0.0, |l| {
-        let hurts = odds(numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
+        let hurts = odds(numbers.points, numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
         let relied_on = target.senses.habitual() == Some(l.sense);
         let per_turn = if relied_on { SENSE_RELIED_ON_PER_TURN } else { SENSE_OTHER_PER_TURN };
         hurts * per_turn * l.turns.min(3) as f64
@@ -77,8 +78,11 @@ pub(super) struct Odds {
 /// The odds of one key and its tail P(damage ≥ k).
 type Entry = (Odds, Vec<f64>);
 
-/// (dice, segments, protection, defense dice) → odds and the tail P(damage ≥ k).
-type OddsMemo = HashMap<(i32, u32, i32, i32), (Odds, Vec<f64>), std::hash::BuildHasherDefault<SmallKeyHasher>>;
+/// (which faces score, dice, segments, protection, defense dice).
+type Key = (DicePoints, i32, u32, i32, i32);
+
+/// A key → odds and the tail P(damage ≥ k).
+type OddsMemo = HashMap<Key, (Odds, Vec<f64>), std::hash::BuildHasherDefault<SmallKeyHasher>>;
 
 /// A multiply-rotate hasher for the memo's four small integers: SipHash's resistance to
 /// crafted keys is not needed here, and it was a visible share of a decision.
@@ -112,15 +116,20 @@ const SEGMENTS: usize = 4;
 const PROTECTION_MIN: i32 = -4;
 const PROTECTIONS: usize = 16;
 const DEFENSES: usize = 16;
+/// One table per way of scoring dice (`DicePoints`).
+const PER_POINTS: usize = DICE * SEGMENTS * PROTECTIONS * DEFENSES;
+const POINT_TABLES: usize = 2;
 
-fn slot((dice, segments, protection, defense): (i32, u32, i32, i32)) -> Option<usize> {
+fn slot((points, dice, segments, protection, defense): Key) -> Option<usize> {
     let p = protection - PROTECTION_MIN;
     ((dice as usize) < DICE
         && (segments as usize) < SEGMENTS
         && (0..PROTECTIONS as i32).contains(&p)
         && (defense as usize) < DEFENSES)
         .then(|| {
-            ((dice as usize * SEGMENTS + segments as usize) * PROTECTIONS + p as usize) * DEFENSES + defense as usize
+            points as usize * PER_POINTS
+                + ((dice as usize * SEGMENTS + segments as usize) * PROTECTIONS + p as usize) * DEFENSES
+                + defense as usize
         })
 }
 
@@ -134,13 +143,14 @@ thread_local! {
     static MEMO: RefCell<Memo> = RefCell::new(Memo::default());
 }
 
-fn compute(key: (i32, u32, i32, i32)) -> Entry {
+fn compute((points, dice, segments, protection, defense_dice): Key) -> Entry {
     let d = damage_distribution(&AttackOdds {
-        dice: key.0,
-        segments: key.1,
-        protection: key.2,
-        defense_dice: key.3,
+        dice,
+        segments,
+        protection,
+        defense_dice,
         modifiers: DamageModifiers::default(),
+        points,
     });
     // tail[k] = P(damage ≥ k)
     let mut tail = vec![0.0; d.distribution.len() + 1];
@@ -150,13 +160,20 @@ fn compute(key: (i32, u32, i32, i32)) -> Entry {
     (Odds { expected: d.expected_damage, hit: d.hit_chance }, tail)
 }
 
-pub(super) fn odds(dice: i32, segments: u32, protection: i32, defense: i32, at_least: i32) -> (Odds, f64) {
+pub(super) fn odds(
+    points: DicePoints,
+    dice: i32,
+    segments: u32,
+    protection: i32,
+    defense: i32,
+    at_least: i32,
+) -> (Odds, f64) {
     MEMO.with_borrow_mut(|m| {
-        let key = (dice.max(0), segments, protection, defense.max(0));
+        let key = (points, dice.max(0), segments, protection, defense.max(0));
         let (o, tail) = match slot(key) {
             Some(i) => {
                 if m.table.is_empty() {
-                    m.table.resize_with(DICE * SEGMENTS * PROTECTIONS * DEFENSES, || None);
+                    m.table.resize_with(POINT_TABLES * PER_POINTS, || None);
                 }
                 &**m.table[i].get_or_insert_with(|| Box::new(compute(key)))
             }
@@ -169,5 +186,5 @@ pub(super) fn odds(dice: i32, segments: u32, protection: i32, defense: i32, at_l
 
 /// The memoised odds of a previewed attack against `defense` dice.
 pub(super) fn preview_odds(p: &AttackPreview, defense: i32, at_least: i32) -> (Odds, f64) {
-    odds(p.dice, p.segments, p.protection, defense, at_least)
+    odds(p.points, p.dice, p.segments, p.protection, defense, at_least)
 }

@@ -48,16 +48,16 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
         let Ok(n) = b.attack_numbers(&e, &w.key, &[], true) else { continue };
         // CRE-6: what it takes to knock us out with this weapon.
         let pool = w.weapon.targets.iter().filter_map(|a| me.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
-        let (o, ko) = odds(n.dice, n.segments, n.protection, n.defense_dice, pool.max(1));
-        let (undefended, ko_open) = odds(n.dice, n.segments, n.protection, 0, pool.max(1));
+        let (o, ko) = odds(n.points, n.dice, n.segments, n.protection, n.defense_dice, pool.max(1));
+        let (undefended, ko_open) = odds(n.points, n.dice, n.segments, n.protection, 0, pool.max(1));
         best.cover |= n.cover;
         // Attacks it can fit in its AP.
         let attacks = if d <= w.weapon.range.max { (enemy.max_ap / w.weapon.ap.max(1)).max(1) } else { 1 };
         // MOVE-11, MOVE-12: a blow that would throw us over an edge (pushed along the line from
         // where the enemy stands now) adds the fall, times the chance the blow hurts.
         let fall = n.forced.filter(|f| f.fall_dice > 0).map_or(0.0, |f| {
-            let hurts = odds(n.dice, n.segments, n.protection, n.defense_dice, 1).1;
-            hurts * odds(f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
+            let hurts = odds(n.points, n.dice, n.segments, n.protection, n.defense_dice, 1).1;
+            hurts * odds(n.points, f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
         });
         let expected = (o.expected + fall) * attacks as f64;
         best.any = best.any.max(expected);
@@ -116,5 +116,6 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> u
 /// FLOW-10: the dice a hazard would cost `me` for standing at `at` (its attack's expected
 /// damage, never defended, plus its drain), by the battle's numbers.
 pub(super) fn hazard_cost(b: &Battle, me: CreatureId, at: Pos) -> f64 {
-    b.hazard_numbers(me, at).map_or(0.0, |h| odds(h.dice, 1, h.protection, 0, 1).0.expected + h.drain as f64)
+    b.hazard_numbers(me, at)
+        .map_or(0.0, |h| odds(b.ruleset().dice_points, h.dice, 1, h.protection, 0, 1).0.expected + h.drain as f64)
 }

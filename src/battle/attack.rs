@@ -10,7 +10,7 @@ use crate::level::compendium::{AbilityEffect, AreaSpec};
 use crate::rules::attack::{DamageModifiers, Defense, resolve_segment};
 use crate::rules::costs::DEFEND_AP;
 use crate::rules::creature::{Allocation, Attribute, allocate_damage};
-use crate::rules::dice::{points, roll_faces};
+use crate::rules::dice::roll_faces;
 use crate::rules::los::has_cover;
 use crate::rules::posture::Posture;
 
@@ -305,7 +305,7 @@ impl Battle {
                     }
                     let dice = self.segment_dice(flow, &run);
                     let faces = roll_faces(&mut self.rng, dice);
-                    let pts = points(&faces) as i32;
+                    let pts = self.ruleset.dice_points.points(&faces) as i32;
                     let fate = self.fate_for_attack(flow, &faces);
                     // Seen by those who see the attacker; the target is named by the segment's
                     // result, which goes to those who see the target.

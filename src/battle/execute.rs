@@ -6,7 +6,7 @@ use super::state::*;
 use super::types::*;
 use crate::rules::costs::{FLEE_AP, HIDE_AP, MOVE_AP, SEARCH_AP};
 use crate::rules::creature::Attribute;
-use crate::rules::dice::{attempt_succeeds, points, roll_faces};
+use crate::rules::dice::{attempt_succeeds, roll_faces};
 use crate::rules::facing::Facing;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::validate_path;
@@ -332,7 +332,7 @@ impl Battle {
         let me = &self.creatures[id as usize];
         let dice = me.attrs.dice(Attribute::Spirit) - self.roll_penalty(me.posture);
         let faces = roll_faces(&mut self.rng, dice);
-        let pts = points(&faces) as i32;
+        let pts = self.ruleset.dice_points.points(&faces) as i32;
         let scope = Footprint::new(at.offset(-1, -1), 3);
         let found: Vec<CreatureId> = self
             .creatures
@@ -365,7 +365,7 @@ impl Battle {
         // Against every conscious hostile, perceived or not.
         let (dice, difficulty) = self.flee_roll(id, |_| true);
         let faces = roll_faces(&mut self.rng, dice);
-        let pts = points(&faces) as i32;
+        let pts = self.ruleset.dice_points.points(&faces) as i32;
         let success = attempt_succeeds(pts as i64, difficulty);
         self.log_about(Event::Rolled { creature: id, purpose: "flee".into(), faces, points: pts }, &[id]);
         self.log_about(Event::FleeAttempted { creature: id, points: pts, difficulty, success }, &[id]);

@@ -15,8 +15,8 @@ use super::state::*;
 use super::types::*;
 use crate::rules::attack::{DamageModifiers, Defense, resolve_segment};
 use crate::rules::creature::{Attribute, allocate_damage};
-use crate::rules::dice::points;
-use crate::rules::fate::{BEST_FACE, FateDie, apply};
+use crate::rules::dice::DicePoints;
+use crate::rules::fate::{FateDie, apply};
 use crate::rules::ruleset::FateOffer;
 
 /// A roll a Fate window is open for.
@@ -47,6 +47,8 @@ pub struct FateWindow {
     /// An attack roll only: the struck may still defend this segment (ATK-11), so the damage
     /// of [`FatePreview`] is not yet sure.
     pub defendable: bool,
+    /// Which faces score in this battle (its ruleset's `dice_points`): what a raise sets.
+    pub points: DicePoints,
 }
 
 /// What keeping or changing the roll would do to the segment, as far as it is known now (an
@@ -76,7 +78,7 @@ impl Battle {
             FateOffer::Everyone => true,
             FateOffer::Players => self.sides[f.side].fate,
         };
-        offered && f.can_act() && faces.iter().take(own).any(|&face| face != BEST_FACE)
+        offered && f.can_act() && faces.iter().take(own).any(|&face| !self.ruleset.dice_points.scores_most(face))
     }
 
     /// The Fate roll for an attack segment's `faces`, when it is offered: the weapon's
@@ -132,6 +134,7 @@ impl Battle {
             defense: roll.defense,
             struck: flow.targets[flow.idx].id,
             defendable: roll.defense.is_none() && self.may_defend(&flow.targets[flow.idx], flow.chain),
+            points: self.ruleset.dice_points,
         })
     }
 
@@ -144,7 +147,7 @@ impl Battle {
             return reject("DICE-13", format!("only {} of the dice are the roller's own", roll.own));
         }
         let faces = apply(&roll.faces, roll.own, set).map_err(|e| Rejection::new("DICE-13", e.to_string()))?;
-        let pts = points(&faces) as i32;
+        let pts = self.ruleset.dice_points.points(&faces) as i32;
         let run = &flow.targets[flow.idx];
         let (attack_points, defense_points) = match roll.defense {
             None => (pts, None),
@@ -197,7 +200,7 @@ impl Battle {
         let mut attack = self.close_window();
         let Some(roll) = attack.flow.fate.take() else { return self.resume_attack(attack) };
         let faces = apply(&roll.faces, roll.own, &set).unwrap_or_else(|_| roll.faces.clone());
-        let pts = points(&faces) as i32;
+        let pts = self.ruleset.dice_points.points(&faces) as i32;
         if set.is_empty() {
             self.log_about(Event::ReactionDeclined { creature: id }, &[id]);
         } else {

@@ -7,7 +7,7 @@ use super::state::*;
 use super::types::*;
 use crate::rules::attack::{DamageModifiers, effective_protection, resolve_segment};
 use crate::rules::creature::{Attribute, DamageType};
-use crate::rules::dice::{points, roll_faces};
+use crate::rules::dice::roll_faces;
 use crate::rules::grid::Pos;
 use crate::rules::hazard::Hazard;
 
@@ -83,7 +83,7 @@ impl Battle {
         let protection = self.hazard_protection(id, damage);
         let (dice, protection) = self.ruleset.attack_resolution.dice_and_protection(dice, protection);
         let faces = roll_faces(&mut self.rng, dice);
-        let pts = points(&faces) as i32;
+        let pts = self.ruleset.dice_points.points(&faces) as i32;
         self.log_about(Event::Rolled { creature: id, purpose: purpose.to_string(), faces, points: pts }, &[id]);
         let out = resolve_segment(pts, protection, None, &DamageModifiers::default(), 0);
         if out.damage <= 0 {

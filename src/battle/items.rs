@@ -18,7 +18,7 @@ use super::check::{Plan, reject};
 use super::state::*;
 use super::types::*;
 use crate::rules::costs::drop_item_ap;
-use crate::rules::dice::{points, roll_faces};
+use crate::rules::dice::roll_faces;
 use crate::rules::grid::{Footprint, Pos, adjacent};
 use crate::rules::items::{ItemDef, ItemUse, MAX_CARRIED};
 
@@ -222,7 +222,7 @@ impl Battle {
         match effect {
             ItemUse::Recover { attribute, dice } => {
                 let faces = roll_faces(&mut self.rng, dice);
-                let pts = points(&faces) as i32;
+                let pts = self.ruleset.dice_points.points(&faces) as i32;
                 let purpose = format!("{item}: dice of {} recovered", attribute.name());
                 self.log_about(Event::Rolled { creature: id, purpose, faces, points: pts }, &[id]);
                 let was_down = self.creatures[on as usize].attrs.is_unconscious();

@@ -12,7 +12,7 @@ use super::check::{Plan, reject};
 use super::state::*;
 use super::types::*;
 use crate::rules::attack::range_dice_modifier;
-use crate::rules::dice::{points, roll_faces};
+use crate::rules::dice::roll_faces;
 use crate::rules::grid::{Footprint, Pos, adjacent, footprint_distance};
 use crate::rules::los::line_of_effect;
 use crate::rules::objects::{ObjectDef, ObjectKind, looks, protection};
@@ -127,7 +127,7 @@ impl Battle {
         let (dice, guard) = self.ruleset.attack_resolution.dice_and_protection(dice, guard);
         for segment in 0..w.segments.max(1) {
             let faces = roll_faces(&mut self.rng, dice.max(0));
-            let pts = points(&faces) as i32;
+            let pts = self.ruleset.dice_points.points(&faces) as i32;
             let purpose = format!("attack on {}, segment {}", self.objects[object].describe(), segment + 1);
             self.log_about(Event::Rolled { creature: id, purpose, faces, points: pts }, &[id]);
             let damage = (pts - guard).max(0);

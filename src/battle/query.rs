@@ -10,7 +10,7 @@ use super::types::*;
 use crate::rules::attack::{AttackOdds, DamageDistribution, DamageModifiers, Defense, damage_distribution};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::{Attribute, may_pass_through};
-use crate::rules::dice::{attempt_chance, points_distribution};
+use crate::rules::dice::DicePoints;
 use crate::rules::flow::flee_difficulty;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::los::{clear_line, line_of_effect};
@@ -57,6 +57,8 @@ pub struct AttackPreview {
     pub defenses: Vec<DefenseOption>,
     /// MOVE-11: where the weapon's knock back or tow would take the target if it is hurt.
     pub forced: Option<super::ForcedOutcome>,
+    /// Which faces score in this battle (its ruleset's `dice_points`).
+    pub points: DicePoints,
 }
 
 impl AttackPreview {
@@ -79,6 +81,7 @@ impl AttackPreview {
             protection: self.protection,
             defense_dice: defense_dice.max(0),
             modifiers: DamageModifiers::default(),
+            points: self.points,
         })
     }
     /// Expected damage with the target's best defense (or none if it cannot defend).
@@ -111,6 +114,8 @@ pub struct AttackNumbers {
     pub can_pay_defense: bool,
     /// MOVE-11, MOVE-12: the weapon's forced move if the attack hurts (and the fall it causes).
     pub forced: Option<super::ForcedOutcome>,
+    /// Which faces score in this battle (its ruleset's `dice_points`).
+    pub points: DicePoints,
 }
 
 /// A hypothetical attack: the attacker standing at `from`, the target at `target_at`.
@@ -168,7 +173,13 @@ impl WindowPreview {
     /// E[min(defense points, damage)].
     pub fn expected_prevented(&self, option: &DefenseOption) -> f64 {
         let Some(after) = self.damage_if_taken else { return 0.0 };
-        points_distribution(option.dice).iter().enumerate().map(|(k, q)| (k as i32).min(after) as f64 * q).sum()
+        self.attack
+            .points
+            .distribution(option.dice)
+            .iter()
+            .enumerate()
+            .map(|(k, q)| (k as i32).min(after) as f64 * q)
+            .sum()
     }
 }
 
@@ -372,6 +383,7 @@ impl Battle {
             defendable: s.defendable.map_err(Undefendable::rejection),
             defenses,
             forced: self.forced_outcome((a.side, a.footprint()), &flow.weapon, t.id, t.origin),
+            points: self.ruleset.dice_points,
         }
     }
 
@@ -403,6 +415,7 @@ impl Battle {
             defenses: self.defense_options(t, q.target_at.posture, &w.weapon.defenses, &n.defendable, false),
             defendable: n.defendable.map_err(Undefendable::rejection),
             forced: n.forced,
+            points: n.points,
         })
     }
 
@@ -485,6 +498,7 @@ impl Battle {
                 t.id,
                 e.at.origin,
             ),
+            points: self.ruleset.dice_points,
         })
     }
 
@@ -573,7 +587,7 @@ impl Battle {
     pub fn flee_chance(&self, id: CreatureId) -> f64 {
         let Some(me) = self.creatures.get(id as usize) else { return 0.0 };
         let (dice, difficulty) = self.flee_roll(id, |o| self.side_perceives(me.side, o.id));
-        attempt_chance(dice, difficulty)
+        self.ruleset.dice_points.attempt_chance(dice, difficulty)
     }
 
     /// Steps between two creatures' footprints (SPACE-6).

@@ -8,7 +8,7 @@ use super::state::*;
 use super::types::*;
 use crate::rules::attack::Defense;
 use crate::rules::costs::DEFEND_AP;
-use crate::rules::dice::{points, roll_faces};
+use crate::rules::dice::roll_faces;
 use crate::rules::facing::Facing;
 use crate::rules::grid::Pos;
 use crate::rules::movement::{Mover, validate_path};
@@ -202,7 +202,7 @@ impl Battle {
                 let f = &self.creatures[id as usize];
                 let dice = self.defense_dice_of(f, f.posture, d);
                 let faces = roll_faces(&mut self.rng, dice);
-                let dp = points(&faces) as i32;
+                let dp = self.ruleset.dice_points.points(&faces) as i32;
                 let fate = self.fate_for_defense(id, d, &faces);
                 self.log_about(Event::Rolled { creature: id, purpose: format!("{d:?}"), faces, points: dp }, &[id]);
                 if let Some(roll) = fate {

@@ -298,7 +298,7 @@ impl Battle {
             let Some(difficulty) = difficulty else { continue };
             let (id, dice) = (spotter.id, spotter.attrs.dice(Attribute::Spirit));
             let faces = crate::rules::dice::roll_faces(&mut self.rng, dice);
-            let points = crate::rules::dice::points(&faces) as i32;
+            let points = self.ruleset.dice_points.points(&faces) as i32;
             let spotted = crate::rules::dice::attempt_succeeds(points as i64, difficulty);
             spots.push(SpotCheck { side: self.sides[s].name.clone(), spotter: id, faces, points, difficulty, spotted });
         }

@@ -8,7 +8,7 @@ use super::input::{PlayerAction, WEAPON_KEYS, player_awaited};
 use super::screens::OnBattleScreen;
 use super::{Notice, Viewer};
 use crate::battle::{ActiveBattle, Battle, BattleSystems, Command, FateWindow, IssueCommand, WindowKind};
-use crate::rules::fate::{BEST_FACE, FateDie, best_raise};
+use crate::rules::fate::{FateDie, best_raise};
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::*;
 
@@ -29,7 +29,8 @@ impl FateChoice {
     }
 
     fn set(&self, b: &Battle) -> Vec<FateDie> {
-        self.picked(b).iter().map(|&d| (d, BEST_FACE)).collect()
+        let best = b.ruleset().dice_points.best_face();
+        self.picked(b).iter().map(|&d| (d, best)).collect()
     }
 }
 
@@ -72,8 +73,10 @@ fn answer(
         }
     }
     if a.just_pressed(&PlayerAction::RaiseFate) {
-        let next =
-            best_raise(&w.faces, w.own, picked.len() + 1).into_iter().map(|(d, _)| d).find(|d| !picked.contains(d));
+        let next = best_raise(w.points, &w.faces, w.own, picked.len() + 1)
+            .into_iter()
+            .map(|(d, _)| d)
+            .find(|d| !picked.contains(d));
         match next {
             Some(d) => picked.push(d),
             None => notice.0 = "every one of the roll's own dice already scores its most".into(),
@@ -111,8 +114,8 @@ fn toggle(picked: &mut Vec<u32>, w: &FateWindow, i: u32, notice: &mut Notice) {
         } else {
             format!("the roll has {} dice", w.faces.len())
         };
-    } else if w.faces[i as usize] == BEST_FACE {
-        notice.0 = format!("die {} already shows 2", i + 1);
+    } else if w.points.scores_most(w.faces[i as usize]) {
+        notice.0 = format!("die {} already scores its most", i + 1);
     } else {
         picked.push(i);
     }
@@ -189,9 +192,10 @@ pub fn bar_items(
     let mut items = Vec::new();
     for (i, key) in WEAPON_KEYS.iter().enumerate().take(w.own) {
         let face = w.faces[i];
-        if face != BEST_FACE {
+        if !w.points.scores_most(face) {
             let on = picked.contains(&(i as u32));
-            items.push((format!("Die {} ({}): {face} to 2", i + 1, keys.of(*key)), *key, on));
+            let best = w.points.best_face();
+            items.push((format!("Die {} ({}): {face} to {best}", i + 1, keys.of(*key)), *key, on));
         }
     }
     if !picked.is_empty() {

@@ -2,7 +2,7 @@
 //! exact distribution of damage an attack deals.
 
 use super::creature::{Attribute, Attributes, DamageType};
-use super::dice::{face_points, points_distribution};
+use super::dice::DicePoints;
 use serde::{Deserialize, Serialize};
 
 /// ATK-11 / ATK-E3: the three defense reactions.
@@ -159,7 +159,7 @@ pub fn resolve_segment(
 }
 
 /// Inputs for the exact damage distribution of an attack against one defender.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AttackOdds {
     /// Attack dice after every dice modifier (DICE-4: ≤ 0 always misses).
     pub dice: i32,
@@ -170,6 +170,9 @@ pub struct AttackOdds {
     /// Defense dice per segment; 0 when the defender does not (or cannot) defend.
     pub defense_dice: i32,
     pub modifiers: DamageModifiers,
+    /// Which faces score (the ruleset's `dice_points`), for the attack, defense and bonus dice.
+    #[serde(default)]
+    pub points: DicePoints,
 }
 
 /// The exact outcome distribution of an attack.
@@ -185,8 +188,8 @@ pub struct DamageDistribution {
 /// Exact per-segment distribution, written into `out` (element k = P(damage = k)); returns the
 /// segment's hit chance. Uses the cached point tables, so this is a few hundred multiply-adds.
 fn segment_distribution(odds: &AttackOdds, out: &mut Vec<f64>) -> f64 {
-    let attack = points_distribution(odds.dice);
-    let defense = points_distribution(odds.defense_dice);
+    let attack = odds.points.distribution(odds.dice);
+    let defense = odds.points.distribution(odds.defense_dice);
     // Negative protection (CRE-10) can push the residual above the highest roll.
     let max_residual = attack.len() as i32 - 1 + (-odds.protection).max(0);
     let mut residual = vec![0.0f64; (max_residual + 1) as usize];
@@ -212,7 +215,7 @@ fn segment_distribution(odds: &AttackOdds, out: &mut Vec<f64>) -> f64 {
     let hit = 1.0 - miss;
     out.clear();
     out.push(miss);
-    let bonus = points_distribution(odds.modifiers.bonus_dice);
+    let bonus = odds.points.distribution(odds.modifiers.bonus_dice);
     for (r, &p) in residual.iter().enumerate().skip(1) {
         if p == 0.0 {
             continue;
@@ -261,18 +264,12 @@ pub fn damage_distribution(odds: &AttackOdds) -> DamageDistribution {
     }
 }
 
-/// Points of a set of faces, for callers that keep the faces for the log.
-pub fn faces_points(faces: &[u8]) -> i32 {
-    faces.iter().map(|&f| face_points(f) as i32).sum()
-}
-
 /// The type of an attack; `None` is a true attack (ATK-9).
 pub type AttackType = Option<DamageType>;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::dice::roll_points;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
@@ -376,9 +373,9 @@ mod tests {
         for _ in 0..n {
             let mut total = 0;
             for _ in 0..odds.segments.max(1) {
-                let a = roll_points(&mut rng, odds.dice) as i32;
-                let d = (odds.defense_dice > 0).then(|| roll_points(&mut rng, odds.defense_dice) as i32);
-                let b = roll_points(&mut rng, odds.modifiers.bonus_dice) as i32;
+                let a = odds.points.roll_points(&mut rng, odds.dice) as i32;
+                let d = (odds.defense_dice > 0).then(|| odds.points.roll_points(&mut rng, odds.defense_dice) as i32);
+                let b = odds.points.roll_points(&mut rng, odds.modifiers.bonus_dice) as i32;
                 total += resolve_segment(a, odds.protection, d, &odds.modifiers, b).damage;
             }
             counts[total as usize] += 1;
@@ -386,19 +383,29 @@ mod tests {
         counts.into_iter().map(|c| c as f64 / n as f64).collect()
     }
 
-    // RULES: ATK-7, ATK-8, ATK-11, ATK-E4 — the exact distribution matches 100,000 seeded samples
-    // of the same pipeline, for several shapes of attack.
+    // RULES: ATK-7, ATK-8, ATK-11, ATK-E4, DICE-2 — the exact distribution matches 100,000 seeded
+    // samples of the same pipeline, for several shapes of attack, under both point variants
+    // (the last case scores 001's fives and sixes).
     #[test]
     fn atk_e4_exact_damage_distribution_matches_sampling() {
         let cases = [
-            AttackOdds { dice: 10, segments: 1, protection: 1, defense_dice: 6, modifiers: DamageModifiers::default() },
-            AttackOdds { dice: 2, segments: 2, protection: 0, defense_dice: 3, modifiers: DamageModifiers::default() },
+            AttackOdds { dice: 10, segments: 1, protection: 1, defense_dice: 6, ..Default::default() },
+            AttackOdds { dice: 2, segments: 2, protection: 0, defense_dice: 3, ..Default::default() },
             AttackOdds {
                 dice: 6,
                 segments: 1,
                 protection: -1,
                 defense_dice: 0,
                 modifiers: DamageModifiers { mul: 3, div: 2, bonus: 1, bonus_dice: 2 },
+                points: DicePoints::Meshal,
+            },
+            AttackOdds {
+                dice: 9,
+                segments: 2,
+                protection: 1,
+                defense_dice: 4,
+                modifiers: DamageModifiers { mul: 1, div: 1, bonus: 0, bonus_dice: 2 },
+                points: DicePoints::HighFaces001,
             },
         ];
         let n = 100_000;
@@ -420,13 +427,7 @@ mod tests {
     // P(0) = 4/6, P(1) = 1/6, P(2) = 1/6.
     #[test]
     fn atk_e4_one_die_distribution_by_hand() {
-        let d = damage_distribution(&AttackOdds {
-            dice: 1,
-            segments: 1,
-            protection: 0,
-            defense_dice: 0,
-            modifiers: DamageModifiers::default(),
-        });
+        let d = damage_distribution(&AttackOdds { dice: 1, segments: 1, ..Default::default() });
         assert_eq!(d.distribution.len(), 3);
         assert!((d.distribution[0] - 4.0 / 6.0).abs() < 1e-12);
         assert!((d.distribution[2] - 1.0 / 6.0).abs() < 1e-12);

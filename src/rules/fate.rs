@@ -7,10 +7,8 @@
 //! shield's Block die comes after the defender's own — and a die "changed" to the face it
 //! already shows is no change, so it is refused rather than charged.
 
+use super::dice::DicePoints;
 use std::fmt;
-
-/// DICE-2: face 2 scores the most points (2), so it is the face a player raising a roll picks.
-pub const BEST_FACE: u8 = 2;
 
 /// One die set by Expense of Fate: its index in the roll and its new face.
 pub type FateDie = (u32, u8);
@@ -70,18 +68,19 @@ pub fn apply(faces: &[u8], own: usize, set: &[FateDie]) -> Result<Vec<u8>, FateE
     Ok(out)
 }
 
-/// The own dice to raise to [`BEST_FACE`] for the most points, at most `spend` of them: the
+/// The own dice to raise to the best face of `points` for the most points, at most `spend` of them: the
 /// ones scoring least first (faces 3–6 score 0, face 1 scores 1), earlier dice on ties.
-pub fn best_raise(faces: &[u8], own: usize, spend: usize) -> Vec<FateDie> {
+pub fn best_raise(points: DicePoints, faces: &[u8], own: usize, spend: usize) -> Vec<FateDie> {
     let mut dice: Vec<(u32, u32)> = faces
         .iter()
         .take(own)
         .enumerate()
-        .filter(|(_, f)| **f != BEST_FACE)
-        .map(|(i, &f)| (i as u32, super::dice::face_points(f)))
+        .filter(|(_, f)| !points.scores_most(**f))
+        .map(|(i, &f)| (i as u32, points.face_points(f)))
         .collect();
     dice.sort_by_key(|&(i, p)| (p, i));
-    let mut set: Vec<FateDie> = dice.into_iter().take(spend).map(|(i, _)| (i, BEST_FACE)).collect();
+    let best = points.best_face();
+    let mut set: Vec<FateDie> = dice.into_iter().take(spend).map(|(i, _)| (i, best)).collect();
     set.sort_unstable();
     set
 }
@@ -89,7 +88,6 @@ pub fn best_raise(faces: &[u8], own: usize, spend: usize) -> Vec<FateDie> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::dice::points;
 
     // RULES: DICE-13 — any of the roller's own dice may be set to any face; the set is checked
     // die by die.
@@ -111,10 +109,21 @@ mod tests {
     #[test]
     fn dice_13_raises_the_dice_scoring_least_first() {
         let faces = [1, 4, 2, 6, 1];
-        assert_eq!(best_raise(&faces, 5, 1), vec![(1, 2)]);
-        assert_eq!(best_raise(&faces, 5, 3), vec![(0, 2), (1, 2), (3, 2)]);
-        assert_eq!(best_raise(&faces, 5, 9), vec![(0, 2), (1, 2), (3, 2), (4, 2)], "the 2 stays");
-        assert_eq!(best_raise(&faces, 2, 9), vec![(0, 2), (1, 2)], "own dice only");
-        assert_eq!(points(&[1, 4, 2, 6, 1]), 4);
+        let meshal = DicePoints::Meshal;
+        assert_eq!(best_raise(meshal, &faces, 5, 1), vec![(1, 2)]);
+        assert_eq!(best_raise(meshal, &faces, 5, 3), vec![(0, 2), (1, 2), (3, 2)]);
+        assert_eq!(best_raise(meshal, &faces, 5, 9), vec![(0, 2), (1, 2), (3, 2), (4, 2)], "the 2 stays");
+        assert_eq!(best_raise(meshal, &faces, 2, 9), vec![(0, 2), (1, 2)], "own dice only");
+        assert_eq!(meshal.points(&[1, 4, 2, 6, 1]), 4);
+    }
+
+    // RULES: DICE-13, DICE-2 — under 001's points a raise sets faces to 6, and a 5 (which
+    // scores the same) is left as it is.
+    #[test]
+    fn dice_13_001_raises_to_six_and_keeps_fives() {
+        let high = DicePoints::HighFaces001;
+        let faces = [1, 5, 2, 6, 4];
+        assert_eq!(best_raise(high, &faces, 5, 9), vec![(0, 6), (2, 6), (4, 6)]);
+        assert_eq!(high.points(&[6, 5, 6, 6, 6]), 5);
     }
 }

@@ -1,5 +1,6 @@
 //! One value that selects every rule variant the digest names, so variants are options, not forks.
 
+pub use super::dice::DicePoints;
 use serde::{Deserialize, Serialize};
 
 /// FACE-3 variants: how the 360° around a creature is split into sectors.
@@ -116,6 +117,8 @@ pub struct Ruleset {
     pub expense_of_fate: FateOffer,
     /// How initiative ties break (TIME-3 or 001's roll add).
     pub initiative_ties: InitiativeTies,
+    /// Which faces score points (DICE-2 or 001's fives and sixes).
+    pub dice_points: DicePoints,
 }
 
 impl Default for Ruleset {
@@ -132,6 +135,7 @@ impl Default for Ruleset {
             attack_resolution: AttackResolution::Meshal,
             expense_of_fate: FateOffer::Players,
             initiative_ties: InitiativeTies::ThreeDice,
+            dice_points: DicePoints::Meshal,
         }
     }
 }

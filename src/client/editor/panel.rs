@@ -545,11 +545,18 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     ui.checkbox(&mut r.overreach, "overreach (ATK-5)");
     ui.checkbox(&mut r.coup_de_grace, "coup de grâce (FLOW-7)");
     ui.checkbox(&mut r.group_initiative, "group initiative (TIME-5)");
-    use crate::rules::ruleset::{AreaCoverage, AttackResolution, FacingArcs, FateOffer, InitiativeTies, PostureCosts};
+    use crate::rules::ruleset::{
+        AreaCoverage, AttackResolution, DicePoints, FacingArcs, FateOffer, InitiativeTies, PostureCosts,
+    };
     ui.horizontal(|ui| {
         ui.label("attack resolution");
         let all = [AttackResolution::Meshal, AttackResolution::Test001];
         choose(ui, "attack", &mut r.attack_resolution, &all, |a| format!("{a:?}"));
+    });
+    ui.horizontal(|ui| {
+        ui.label("dice points (DICE-2)");
+        let all = [DicePoints::Meshal, DicePoints::HighFaces001];
+        choose(ui, "points", &mut r.dice_points, &all, |a| format!("{a:?}"));
     });
     ui.horizontal(|ui| {
         ui.label("initiative ties (TIME-3)");
