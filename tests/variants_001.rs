@@ -4,6 +4,10 @@ use meshal_tactics::battle::*;
 use meshal_tactics::level::{builtin_compendium, parse_level};
 
 fn battle(ruleset: &str) -> Battle {
+    battle_seeded(ruleset, 9)
+}
+
+fn battle_seeded(ruleset: &str, seed: u64) -> Battle {
     let text = format!(
         r#"(name: "Test", map: ["WWWWWW", "W....W", "WWWWWW"],
             legend: {{ '.': "floor", 'W': "wall" }},
@@ -16,7 +20,7 @@ fn battle(ruleset: &str) -> Battle {
             ])"#
     );
     let l = parse_level("v.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
-    Battle::new(&l, builtin_compendium(), 9).unwrap()
+    Battle::new(&l, builtin_compendium(), seed).unwrap()
 }
 
 /// (dice rolled, protection in the segment) of A's sword on B, struck from B's rear.
@@ -138,4 +142,58 @@ fn dice_2_001_points_switch() {
             .expected_damage
     };
     assert!(mean(DicePoints::HighFaces001) < mean(DicePoints::Meshal) - 0.5);
+}
+
+// RULES: DICE-6, FLOW-5 — the 001 variant (dice Variants, "Attempt"): with `attempts: Test001`
+// the difficulty removes dice and any point succeeds. A (10 Activeness dice) fleeing the dire
+// wolf (1 Activeness die: difficulty 1) rolls its 10 dice and keeps the first 9; the chance
+// the battle reports is P(9 dice score) = 1 − (2/3)⁹, against P(10 dice > 1) by default; the
+// logged attempt counts the kept dice's points against 0.
+#[test]
+fn dice_6_001_attempts_switch() {
+    use meshal_tactics::rules::dice::DicePoints;
+    let default = battle("()");
+    let meshal = DicePoints::Meshal;
+    assert!((default.flee_chance(0) - meshal.attempt_chance(10, 1)).abs() < 1e-12);
+    let test = battle("(attempts: Test001)");
+    assert!((test.flee_chance(0) - (1.0 - (2.0f64 / 3.0).powi(9))).abs() < 1e-12);
+    let (mut tried, mut fled) = (0, 0);
+    for seed in 0..40 {
+        let mut b = battle_seeded("(attempts: Test001)", seed);
+        for _ in 0..50 {
+            match b.awaiting() {
+                Some((c, Some(_))) => b.submit(c, Command::Pass).unwrap(),
+                Some((0, None)) if b.check(0, &Command::Flee).is_ok() => {
+                    let mark = b.log().len();
+                    b.submit(0, Command::Flee).unwrap();
+                    let faces = b.log()[mark..]
+                        .iter()
+                        .find_map(|e| match &e.event {
+                            Event::Rolled { faces, purpose, .. } if purpose == "flee" => Some(faces.clone()),
+                            _ => None,
+                        })
+                        .unwrap();
+                    let (points, difficulty, success) = b.log()[mark..]
+                        .iter()
+                        .find_map(|e| match &e.event {
+                            Event::FleeAttempted { points, difficulty, success, .. } => {
+                                Some((*points, *difficulty, *success))
+                            }
+                            _ => None,
+                        })
+                        .unwrap();
+                    assert_eq!(faces.len(), 10, "all ten dice are rolled at once");
+                    assert_eq!(points as u32, meshal.points(&faces[..9]), "the last die is dropped: {faces:?}");
+                    assert_eq!((difficulty, success), (0, points > 0));
+                    tried += 1;
+                    fled += i32::from(success);
+                    break;
+                }
+                Some((c, None)) => b.submit(c, Command::EndTurn).unwrap(),
+                None => break,
+            }
+        }
+    }
+    assert_eq!(tried, 40, "A may flee in round 4 of every battle");
+    assert!(fled >= 35, "1 − (2/3)⁹ ≈ 97% of attempts get away: {fled}");
 }

@@ -339,7 +339,7 @@ impl Battle {
             .iter()
             .filter(|o| {
                 o.is_active()
-                    && o.hidden.is_some_and(|d| attempt_succeeds(pts as i64, d))
+                    && o.hidden.is_some_and(|d| self.ruleset.attempts.succeeds(self.ruleset.dice_points, &faces, d))
                     && self.hostile(id, o.id)
                     && o.footprint().cells().any(|c| scope.contains(c))
             })
@@ -365,10 +365,14 @@ impl Battle {
         // Against every conscious hostile, perceived or not.
         let (dice, difficulty) = self.flee_roll(id, |_| true);
         let faces = roll_faces(&mut self.rng, dice);
+        // DICE-6, or 001's test: the points that count and the number they must beat.
+        let (counted, beat) = self.ruleset.attempts.scored(self.ruleset.dice_points, &faces, difficulty);
+        let success = attempt_succeeds(counted, beat);
         let pts = self.ruleset.dice_points.points(&faces) as i32;
-        let success = attempt_succeeds(pts as i64, difficulty);
         self.log_about(Event::Rolled { creature: id, purpose: "flee".into(), faces, points: pts }, &[id]);
-        self.log_about(Event::FleeAttempted { creature: id, points: pts, difficulty, success }, &[id]);
+        // Under 001's test the points that count (the dice kept) against 0.
+        let (points, difficulty) = (counted as i32, beat);
+        self.log_about(Event::FleeAttempted { creature: id, points, difficulty, success }, &[id]);
         if success {
             // Told to those who see it go, before it is gone.
             self.log_about(Event::Fled { creature: id }, &[id]);

@@ -587,7 +587,7 @@ impl Battle {
     pub fn flee_chance(&self, id: CreatureId) -> f64 {
         let Some(me) = self.creatures.get(id as usize) else { return 0.0 };
         let (dice, difficulty) = self.flee_roll(id, |o| self.side_perceives(me.side, o.id));
-        self.ruleset.dice_points.attempt_chance(dice, difficulty)
+        self.ruleset.attempts.chance(self.ruleset.dice_points, dice, difficulty)
     }
 
     /// Steps between two creatures' footprints (SPACE-6).

@@ -299,7 +299,7 @@ impl Battle {
             let (id, dice) = (spotter.id, spotter.attrs.dice(Attribute::Spirit));
             let faces = crate::rules::dice::roll_faces(&mut self.rng, dice);
             let points = self.ruleset.dice_points.points(&faces) as i32;
-            let spotted = crate::rules::dice::attempt_succeeds(points as i64, difficulty);
+            let spotted = self.ruleset.attempts.succeeds(self.ruleset.dice_points, &faces, difficulty);
             spots.push(SpotCheck { side: self.sides[s].name.clone(), spotter: id, faces, points, difficulty, spotted });
         }
         let some = spots.iter().any(|c| c.spotted);

@@ -58,6 +58,50 @@ impl AttackResolution {
     }
 }
 
+/// Attempt variants (DICE-6; the dice Variants row "Attempt"): how a roll meets a difficulty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Attempts {
+    /// 000 (default, DICE-6): the points must be greater than the difficulty.
+    #[default]
+    Meshal,
+    /// 001's "test": the difficulty is a disadvantage, one die fewer per point, and any point
+    /// succeeds (001_1172b9e802f06534.txt:11).
+    Test001,
+}
+
+impl Attempts {
+    /// The points that count of a roll of `faces` (the attribute's dice, rolled at once), and
+    /// the number they must exceed. Engine decision for 001: the disadvantage drops the roll's
+    /// last dice, so one roll can be tested against several difficulties (a search finding
+    /// each hidden creature on its own) and each test is a roll of the fewer dice.
+    pub fn scored(self, points: DicePoints, faces: &[u8], difficulty: i64) -> (i64, i64) {
+        match self {
+            Attempts::Meshal => (i64::from(points.points(faces)), difficulty),
+            Attempts::Test001 => {
+                let keep = faces.len().saturating_sub(difficulty.max(0).min(faces.len() as i64) as usize);
+                (i64::from(points.points(&faces[..keep])), 0)
+            }
+        }
+    }
+
+    /// Whether a roll of `faces` beats `difficulty` (DICE-6 or 001's test).
+    pub fn succeeds(self, points: DicePoints, faces: &[u8], difficulty: i64) -> bool {
+        let (scored, beat) = self.scored(points, faces, difficulty);
+        crate::rules::dice::attempt_succeeds(scored, beat)
+    }
+
+    /// The chance `dice` dice beat `difficulty`, exactly.
+    pub fn chance(self, points: DicePoints, dice: i32, difficulty: i64) -> f64 {
+        match self {
+            Attempts::Meshal => points.attempt_chance(dice, difficulty),
+            Attempts::Test001 => {
+                let fewer = i64::from(dice) - difficulty.max(0);
+                points.attempt_chance(fewer.clamp(0, i64::from(i32::MAX)) as i32, 0)
+            }
+        }
+    }
+}
+
 /// Initiative variants (TIME-3; Variants row 18): how tied initiative rolls are broken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum InitiativeTies {
@@ -119,6 +163,8 @@ pub struct Ruleset {
     pub initiative_ties: InitiativeTies,
     /// Which faces score points (DICE-2 or 001's fives and sixes).
     pub dice_points: DicePoints,
+    /// How a roll meets a difficulty (DICE-6 or 001's test).
+    pub attempts: Attempts,
 }
 
 impl Default for Ruleset {
@@ -136,6 +182,7 @@ impl Default for Ruleset {
             expense_of_fate: FateOffer::Players,
             initiative_ties: InitiativeTies::ThreeDice,
             dice_points: DicePoints::Meshal,
+            attempts: Attempts::Meshal,
         }
     }
 }
@@ -174,5 +221,26 @@ mod tests {
         assert_eq!(r.facing_arcs, FacingArcs::Wide);
         assert!(!r.overreach);
         assert!(r.facing);
+    }
+
+    // RULES: DICE-6 — the 001 variant (dice Variants, "Attempt"): the difficulty removes dice
+    // (the roll's last ones) and any point succeeds; the default needs points above the
+    // difficulty. Faces 1, 4, 2 against difficulty 2: 000 scores 3 > 2; 001 keeps the first
+    // die (a 1: one point) and succeeds too; faces 4, 4, 1 fail 001's test (the 1 is among the
+    // dropped dice). The chances are exact.
+    #[test]
+    fn dice_6_001_attempt_as_a_test() {
+        let m = DicePoints::Meshal;
+        assert_eq!(Attempts::Meshal.scored(m, &[1, 4, 2], 2), (3, 2));
+        assert_eq!(Attempts::Test001.scored(m, &[1, 4, 2], 2), (1, 0));
+        assert!(Attempts::Test001.succeeds(m, &[1, 4, 2], 2));
+        assert!(!Attempts::Test001.succeeds(m, &[4, 4, 1], 2), "the 1 is among the dice dropped");
+        assert!(!Attempts::Test001.succeeds(m, &[1, 2], 5), "more difficulty than dice: no dice, no points");
+        assert!(Attempts::Test001.succeeds(m, &[2], -3), "a negative difficulty counts as 0");
+        // 4 dice against 2: 001 rolls 2 dice for any point (1 − (4/6)² = 5/9), 000 needs 3 or
+        // more of 4 dice (the digest's table: 33%).
+        assert!((Attempts::Test001.chance(m, 4, 2) - 5.0 / 9.0).abs() < 1e-12);
+        assert!((Attempts::Meshal.chance(m, 4, 2) - m.attempt_chance(4, 2)).abs() < 1e-15);
+        assert_eq!(Attempts::Test001.chance(m, 2, 9), 0.0);
     }
 }

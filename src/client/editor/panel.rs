@@ -546,7 +546,7 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     ui.checkbox(&mut r.coup_de_grace, "coup de grâce (FLOW-7)");
     ui.checkbox(&mut r.group_initiative, "group initiative (TIME-5)");
     use crate::rules::ruleset::{
-        AreaCoverage, AttackResolution, DicePoints, FacingArcs, FateOffer, InitiativeTies, PostureCosts,
+        AreaCoverage, AttackResolution, Attempts, DicePoints, FacingArcs, FateOffer, InitiativeTies, PostureCosts,
     };
     ui.horizontal(|ui| {
         ui.label("attack resolution");
@@ -557,6 +557,10 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
         ui.label("dice points (DICE-2)");
         let all = [DicePoints::Meshal, DicePoints::HighFaces001];
         choose(ui, "points", &mut r.dice_points, &all, |a| format!("{a:?}"));
+    });
+    ui.horizontal(|ui| {
+        ui.label("attempts (DICE-6)");
+        choose(ui, "attempts", &mut r.attempts, &[Attempts::Meshal, Attempts::Test001], |a| format!("{a:?}"));
     });
     ui.horizontal(|ui| {
         ui.label("initiative ties (TIME-3)");
