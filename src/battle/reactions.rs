@@ -3,7 +3,7 @@
 
 use super::attack::{AttackFlow, PendingAttack, TargetRun};
 use super::check::{Plan, reject};
-use super::query::WindowPreview;
+use super::query::{AttackPreview, DefenseOption};
 use super::state::*;
 use super::types::*;
 use crate::rules::attack::Defense;
@@ -13,6 +13,39 @@ use crate::rules::facing::Facing;
 use crate::rules::grid::Pos;
 use crate::rules::movement::{Mover, validate_path};
 use crate::rules::posture::Posture;
+
+/// The attack an open reaction window is about, as the answering creature faces it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WindowPreview {
+    pub creature: CreatureId,
+    pub kind: WindowKind,
+    pub attacker: CreatureId,
+    pub weapon: String,
+    /// The weapon's reach (range maximum).
+    pub reach: i32,
+    pub ranged: bool,
+    /// The attack against the answering creature (dice, protection, its defenses).
+    pub attack: AttackPreview,
+    /// Defense window: the attack points rolled for this segment, and what gets through
+    /// protection if it is taken.
+    pub points: Option<i32>,
+    pub damage_if_taken: Option<i32>,
+}
+
+impl WindowPreview {
+    /// Expected damage `option` prevents of this segment's `damage_if_taken` (0 when unknown):
+    /// E[min(defense points, damage)].
+    pub fn expected_prevented(&self, option: &DefenseOption) -> f64 {
+        let Some(after) = self.damage_if_taken else { return 0.0 };
+        self.attack
+            .points
+            .distribution(option.dice)
+            .iter()
+            .enumerate()
+            .map(|(k, q)| (k as i32).min(after) as f64 * q)
+            .sum()
+    }
+}
 
 impl Battle {
     /// Pause the attack for `creature`'s answer: the window holds the attack until then.
