@@ -197,3 +197,133 @@ fn dice_6_001_attempts_switch() {
     assert_eq!(tried, 40, "A may flee in round 4 of every battle");
     assert!(fled >= 35, "1 − (2/3)⁹ ≈ 97% of attempts get away: {fled}");
 }
+
+/// A spotter (A, Blue) looking east along a corridor at two hiders of Red in thickets: B in
+/// its sight, C behind a wall.
+fn hiders(ruleset: &str, seed: u64) -> Battle {
+    let text = format!(
+        r#"(name: "Hiders", map: ["WWWWWWWWW", "W...t.WtW", "WWWWWWWWW"],
+            legend: {{ '.': "floor", 'W': "wall", 't': "thicket" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true), "thicket": (concealing: true) }},
+            sides: [(name: "Blue"), (name: "Red")],
+            ruleset: {ruleset},
+            creatures: [
+              (name: "A", template: "human_fighter", side: "Blue", at: (1, 1), facing: E, overrides: (activeness: Some(10), spirit: Some(3))),
+              (name: "B", template: "human_fighter", side: "Red", at: (4, 1), facing: W, hidden: true, overrides: (activeness: Some(3))),
+              (name: "C", template: "human_fighter", side: "Red", at: (7, 1), facing: W, hidden: true, overrides: (activeness: Some(3))),
+            ])"#
+    );
+    let l = parse_level("h.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    Battle::new(&l, builtin_compendium(), seed).unwrap()
+}
+
+/// The hide points each creature rolled, in the log from `mark` on: (creature, points, seen by).
+fn hide_rolls(b: &Battle, mark: usize) -> Vec<(CreatureId, i32, Vec<String>)> {
+    b.log()[mark..]
+        .iter()
+        .filter_map(|e| match &e.event {
+            Event::Rolled { creature, purpose, points, .. } if purpose == "hide points" => {
+                Some((*creature, *points, e.visible_to.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// End turns until round `round` starts.
+fn play_to_round(b: &mut Battle, round: u32) {
+    while b.round() < round {
+        let (c, _) = b.awaiting().expect("the battle goes on");
+        b.submit(c, Command::EndTurn).unwrap();
+    }
+}
+
+// RULES: PERC-E4, PERC-7 — 001 Hide (the hiding Variants, `hiding: HideSpot001`): a hider rolls
+// its Activeness dice for hide points when it starts hiding and again at every round start,
+// secretly (only its side sees the roll); its `hidden` holds the points. By default the hidden
+// creature keeps PERC-8's difficulty (Medium 2 × careful 3 = 6 in a thicket) and rolls nothing.
+#[test]
+fn perc_e4_001_hide_points_each_round() {
+    let mut b = hiders("(hiding: HideSpot001)", 4);
+    let rolls = hide_rolls(&b, 0);
+    assert_eq!(rolls.iter().map(|r| r.0).collect::<Vec<_>>(), vec![1, 2], "{rolls:?}");
+    for (c, points, seen_by) in &rolls {
+        assert_eq!(seen_by, &vec!["Red".to_string()]);
+        assert_eq!(b.fighter(*c).hidden, Some(i64::from(*points)));
+        assert!((0..=3).contains(points));
+    }
+    let mark = b.log().len();
+    play_to_round(&mut b, 2);
+    let again = hide_rolls(&b, mark);
+    assert_eq!(again.iter().map(|r| r.0).collect::<Vec<_>>(), vec![1, 2]);
+    for (c, points, _) in &again {
+        assert_eq!(b.fighter(*c).hidden, Some(i64::from(*points)));
+    }
+    let meshal = hiders("()", 4);
+    assert!(hide_rolls(&meshal, 0).is_empty());
+    assert_eq!((meshal.fighter(1).hidden, meshal.fighter(2).hidden), (Some(6), Some(6)));
+}
+
+// RULES: PERC-E4, PERC-7 — 001 Spot: 1 AP, Spirit dice against every hostile hider in range; a
+// hider with fewer hide points is locked on (its side perceives it, it stays hidden) when
+// there is a clear line, else only noticed (its square becomes the side's last sighting, it is
+// not perceived). The lock ends with the round, when the hide points are rolled anew. Over
+// seeded battles both outcomes occur and each follows the points; the default refuses Spot.
+#[test]
+fn perc_e4_001_spot_locks_on_until_the_round_ends() {
+    let (mut locked_seen, mut missed_seen) = (0, 0);
+    for seed in 0..40 {
+        let mut b = hiders("(hiding: HideSpot001)", seed);
+        assert_eq!(b.awaiting(), Some((0, None)));
+        let hide = |b: &Battle, c: CreatureId| b.fighter(c).hidden.unwrap();
+        let (hb, hc) = (hide(&b, 1), hide(&b, 2));
+        let mark = b.log().len();
+        b.submit(0, Command::Spot).unwrap();
+        assert_eq!(b.fighter(0).ap, 2, "Spot costs 1 AP");
+        let spot = b.log()[mark..].iter().find_map(|e| match &e.event {
+            Event::SpotMade { points, locked, noticed, .. } => {
+                assert_eq!(e.visible_to, vec!["Blue".to_string()]);
+                Some((i64::from(*points), locked.clone(), noticed.clone()))
+            }
+            _ => None,
+        });
+        let (points, locked, noticed) = spot.expect("a SpotMade event");
+        assert_eq!(locked, if points > hb { vec![1] } else { vec![] }, "seed {seed}");
+        assert_eq!(noticed, if points > hc { vec![2] } else { vec![] }, "seed {seed}");
+        assert_eq!(b.side_perceives(0, 1), points > hb);
+        assert!(b.fighter(1).hidden.is_some(), "a lock-on does not end the hiding");
+        assert!(!b.side_perceives(0, 2), "behind the wall C is noticed, not perceived");
+        assert_eq!(b.last_seen(0, 2), (points > hc).then_some(meshal_tactics::rules::grid::Pos::new(7, 1)));
+        if points > hb {
+            locked_seen += 1;
+            play_to_round(&mut b, 2);
+            assert!(b.fighter(1).locked_on.is_empty());
+            assert!(!b.side_perceives(0, 1), "seed {seed}: the lock ended with the round");
+        } else {
+            missed_seen += 1;
+        }
+    }
+    assert!(locked_seen > 0 && missed_seen > 0, "{locked_seen} locked, {missed_seen} missed");
+    let meshal = hiders("()", 1);
+    assert_eq!(meshal.check(0, &Command::Spot).unwrap_err().rule, "PERC-7");
+}
+
+// RULES: PERC-E4 — 001 Hide: hiding again while hidden re-rolls the hide points for 1 AP (001:
+// "1 tactical action re-rolls"); by default hiding twice is refused.
+#[test]
+fn perc_e4_001_hiding_again_rerolls() {
+    let mut b = hiders("(hiding: HideSpot001)", 2);
+    b.submit(0, Command::EndTurn).unwrap();
+    let (c, _) = b.awaiting().unwrap();
+    assert!(c == 1 || c == 2);
+    let mark = b.log().len();
+    b.submit(c, Command::Hide).unwrap();
+    let rolled = hide_rolls(&b, mark);
+    assert_eq!(rolled.len(), 1);
+    assert_eq!(b.fighter(c).hidden, Some(i64::from(rolled[0].1)));
+    assert_eq!(b.fighter(c).ap, b.fighter(c).max_ap - 1);
+    let mut meshal = hiders("()", 2);
+    meshal.submit(0, Command::EndTurn).unwrap();
+    let (c, _) = meshal.awaiting().unwrap();
+    assert_eq!(meshal.check(c, &Command::Hide).unwrap_err().rule, "PERC-E4");
+}

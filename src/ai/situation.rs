@@ -54,8 +54,14 @@ pub(super) fn suspected_hiding_spot(b: &Battle, me: CreatureId) -> Option<Pos> {
     spots.into_iter().find(|p| {
         !b.log().iter().rev().filter(|e| e.visible_to.contains(name)).take_while(|e| e.round + 1 >= b.round()).any(
             |e| {
-                matches!(&e.event, Event::Searched { creature, at, .. }
-                if b.fighter(*creature).side == side && crate::rules::grid::distance(*at, *p) <= 1)
+                match &e.event {
+                    Event::Searched { creature, at, .. } => {
+                        b.fighter(*creature).side == side && crate::rules::grid::distance(*at, *p) <= 1
+                    }
+                    // 001's Spot looks at every square in range at once.
+                    Event::SpotMade { creature, .. } => b.fighter(*creature).side == side,
+                    _ => false,
+                }
             },
         )
     })

@@ -150,11 +150,13 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
         return TurnChoice::only(Command::EndTurn);
     }
     if enemies.is_empty() {
-        // PERC-7: an enemy vanished in concealing terrain nearby: search there (once a spot).
-        if let Some(at) = suspected_hiding_spot(b, me)
-            && b.check(me, &Command::Search { at }).is_ok()
-        {
-            return TurnChoice::only(Command::Search { at });
+        // PERC-7: an enemy vanished in concealing terrain nearby: search there (once a spot);
+        // under 001's Hide and Spot, a Spot looks at all of them for 1 AP (once a round).
+        if let Some(at) = suspected_hiding_spot(b, me) {
+            let look = [Command::Spot, Command::Search { at }].into_iter().find(|c| b.check(me, c).is_ok());
+            if let Some(look) = look {
+                return TurnChoice::only(look);
+            }
         }
         // Hunting for the unseen, but not back to where it came from this turn.
         let left = left_this_turn(b, me);

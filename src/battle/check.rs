@@ -85,6 +85,9 @@ pub(super) enum Plan {
     /// TIME-E10 (battle/ready.rs).
     Ready(super::ready::Readied),
     Hide(i64),
+    /// 001: hiding again while hidden re-rolls the hide points.
+    RerollHide,
+    Spot,
     Flee,
     Abort,
     Allocation(Vec<Attribute>),
@@ -249,6 +252,16 @@ impl Battle {
                 reject("TIME-12", "no reaction window is open")
             }
             Command::Fate { .. } => reject("DICE-13", "Expense of Fate changes a roll just made; none is waiting"),
+            Command::Spot => {
+                if !self.hide_points_001() {
+                    return reject(
+                        "PERC-7",
+                        "Spot is 001's (the ruleset's hiding: HideSpot001); a hider is found by searching a place",
+                    );
+                }
+                need(super::spot::SPOT_AP)?;
+                Ok(Plan::Spot)
+            }
             Command::Search { at } => {
                 need(SEARCH_AP)?;
                 if !self.map.in_bounds(*at) {
@@ -262,6 +275,9 @@ impl Battle {
             }
             Command::Hide => {
                 need(HIDE_AP)?;
+                if me.hidden.is_some() && self.hide_points_001() {
+                    return Ok(Plan::RerollHide);
+                }
                 if me.hidden.is_some() {
                     return reject("PERC-E4", format!("{} is already hidden", me.name));
                 }

@@ -101,8 +101,12 @@ pub enum Command {
     Search {
         at: Pos,
     },
-    /// PERC-E4: 1 AP, only while no hostile perceives the creature.
+    /// PERC-E4: 1 AP, only while no hostile perceives the creature. Under 001's Hide and Spot
+    /// (`Ruleset::hiding`) a hidden creature may also hide again: 1 AP re-rolls its hide points.
     Hide,
+    /// 001's Spot (`Ruleset::hiding: HideSpot001` only): 1 AP, Spirit dice against the hide
+    /// points of every hostile hider within the spotter's senses' range.
+    Spot,
     /// FLOW-5.
     Flee,
     /// TIME-11: give up a long-term action; what was invested is lost.

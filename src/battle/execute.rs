@@ -83,6 +83,14 @@ impl Battle {
             Plan::PassBefore => self.answer_pass(id),
             Plan::Fate(set) => self.answer_fate(id, set),
             Plan::Search(at) => self.do_search(id, at),
+            Plan::Spot => self.do_spot(id),
+            Plan::RerollHide => {
+                self.spend(id, HIDE_AP);
+                let points = self.roll_hide_points(id);
+                self.creatures[id as usize].hidden = Some(points);
+                let side = self.sides[self.creatures[id as usize].side].name.clone();
+                self.log_to(Event::HidCreature { creature: id, difficulty: points }, vec![side]);
+            }
             Plan::AttackObject { object, weapon, dice, cost } => self.attack_object(id, object, &weapon, dice, cost),
             Plan::Door { door, open } => self.operate_door(id, door, open),
             Plan::PickUp { index, cost } => self.pick_up(id, index, cost),
@@ -100,7 +108,12 @@ impl Battle {
                     self.log_to(Event::HideFailed { creature: id }, vec![side]);
                     return;
                 }
+                // 001 Hide: hide points, rolled now (and again at every round start), are what
+                // a spot or search must beat; hiding again re-rolls them.
+                let difficulty = if self.hide_points_001() { self.roll_hide_points(id) } else { difficulty };
                 self.creatures[id as usize].hidden = Some(difficulty);
+                // A new hiding: no side is locked on to it yet.
+                self.creatures[id as usize].locked_on.clear();
                 self.log_to(Event::HidCreature { creature: id, difficulty }, vec![side]);
                 self.refresh_perception_of(id);
                 self.sync_perception();
@@ -339,7 +352,7 @@ impl Battle {
             .iter()
             .filter(|o| {
                 o.is_active()
-                    && o.hidden.is_some_and(|d| self.ruleset.attempts.succeeds(self.ruleset.dice_points, &faces, d))
+                    && o.hidden.is_some_and(|d| self.finds_hider(&faces, d))
                     && self.hostile(id, o.id)
                     && o.footprint().cells().any(|c| scope.contains(c))
             })

@@ -34,6 +34,7 @@ mod replay;
 pub mod script;
 mod senses;
 mod setup;
+mod spot;
 pub mod state;
 mod stats;
 mod strike_from;

@@ -268,7 +268,27 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             }
         ),
         Event::HidCreature { creature, difficulty } => {
-            format!("  {} hides (difficulty {difficulty})", name(b, *creature))
+            let what = if b.ruleset().hiding == crate::rules::ruleset::Hiding::HideSpot001 {
+                "hide points"
+            } else {
+                "difficulty"
+            };
+            format!("  {} hides ({what} {difficulty})", name(b, *creature))
+        }
+        Event::SpotMade { creature, points, locked, noticed } => {
+            let names =
+                |ids: &[crate::battle::CreatureId]| ids.iter().map(|f| name(b, *f)).collect::<Vec<_>>().join(", ");
+            let mut found = Vec::new();
+            if !locked.is_empty() {
+                found.push(format!("locks on to {}", names(locked)));
+            }
+            if !noticed.is_empty() {
+                found.push(format!("notices {} out of sight", names(noticed)));
+            }
+            if found.is_empty() {
+                found.push("finds nobody".into());
+            }
+            format!("  {} spots ({points} points): {}", name(b, *creature), found.join("; "))
         }
         Event::Revealed { creature, reason } => format!("  {} is revealed: {reason}", name(b, *creature)),
         Event::FleeAttempted { creature, points, difficulty, success } => format!(

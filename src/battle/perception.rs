@@ -54,7 +54,8 @@ impl Battle {
         if d <= 1 && !t.invisible {
             return true;
         }
-        if t.hidden.is_some() {
+        // PERC-E4; under 001's Hide and Spot, a side that locked on perceives it as usual.
+        if t.hidden.is_some() && !t.locked_on.contains(&v.side) {
             return false;
         }
         // PERC-E6: an invisible attacker is located on the square it struck from.

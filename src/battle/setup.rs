@@ -156,6 +156,7 @@ impl Battle {
                 riding: None,
                 rider: None,
                 betrayed_to: Vec::new(),
+                locked_on: Vec::new(),
             });
         }
         // MOVE-E8: riders start in the saddle (the level checked the pairs).

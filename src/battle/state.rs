@@ -120,6 +120,9 @@ pub struct Fighter {
     /// PERC-E6: the creatures an invisible attacker struck, each told the square it struck from:
     /// they perceive it while it stays there.
     pub betrayed_to: Vec<(CreatureId, Pos)>,
+    /// 001's Spot (`Ruleset::hiding: HideSpot001`): the sides that locked on to it while it
+    /// hides, perceiving it until the round ends (battle/spot.rs).
+    pub locked_on: Vec<usize>,
 }
 
 impl Fighter {

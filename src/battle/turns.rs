@@ -29,6 +29,8 @@ impl Battle {
         }
         let all = self.all_sides();
         self.log_to(Event::RoundStarted { round: self.round }, all);
+        // 001 Hide: locks end and hiders roll their hide points anew (battle/spot.rs).
+        self.renew_hiding();
         // Hearing depends on recent noise (PERC-E5): refresh everyone once a round.
         for id in 0..self.n() as CreatureId {
             self.refresh_perception_of(id);

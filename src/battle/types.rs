@@ -232,6 +232,15 @@ pub enum Event {
         creature: CreatureId,
         difficulty: i64,
     },
+    /// 001's Spot (`Ruleset::hiding: HideSpot001`): `points` beat the hide points of the
+    /// `locked` hiders (perceived by its side until the round ends) and of the `noticed` ones
+    /// (no clear line, or unseen in the dark: their squares are known, not them).
+    SpotMade {
+        creature: CreatureId,
+        points: i32,
+        locked: Vec<CreatureId>,
+        noticed: Vec<CreatureId>,
+    },
     /// PERC-E4: a hostile the creature's side did not perceive was watching it: the AP is
     /// spent and it is not hidden.
     HideFailed {
@@ -497,6 +506,9 @@ impl Event {
             CounterAttackDeclared { creature, against, .. } => vec![*creature, *against],
             SegmentResolved { attacker, target, .. } => attacker.iter().copied().chain([*target]).collect(),
             Searched { creature, found, .. } => std::iter::once(*creature).chain(found.iter().copied()).collect(),
+            SpotMade { creature, locked, noticed, .. } => {
+                std::iter::once(*creature).chain(locked.iter().copied()).chain(noticed.iter().copied()).collect()
+            }
             Spotted { creature, .. } | LostSight { creature, .. } => vec![*creature],
             AttackCancelled { attacker, .. } => vec![*attacker],
             Undefendable { target, .. } => vec![*target],

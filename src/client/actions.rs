@@ -6,7 +6,7 @@
 use super::Viewer;
 use super::input::{Choice, PlayerAction, WEAPON_KEYS, player_awaited};
 use super::screens::{OnBattleScreen, Selected, button};
-use crate::battle::{ActiveBattle, BattleSystems, CreatureId, WindowKind};
+use crate::battle::{ActiveBattle, BattleSystems, Command, CreatureId, WindowKind};
 use crate::rules::posture::Posture;
 use bevy::prelude::*;
 use leafwing_input_manager::prelude::ActionState;
@@ -129,6 +129,10 @@ fn build_bar(
                 items.push((format!("{label} ({})", keys.of(PlayerAction::Ready)), PlayerAction::Ready, false));
             }
             items.push((format!("Hide ({})", keys.of(PlayerAction::Hide)), PlayerAction::Hide, false));
+            // 001's Spot (the ruleset's hiding switch) replaces the search of a place on its key.
+            if b.check(me, &Command::Spot).is_ok() {
+                items.push((format!("Spot ({})", keys.of(PlayerAction::Search)), PlayerAction::Search, false));
+            }
             items.push((format!("Flee ({})", keys.of(PlayerAction::Flee)), PlayerAction::Flee, false));
         }
         Some(WindowKind::Defense) => {

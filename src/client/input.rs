@@ -424,7 +424,12 @@ fn act(
             } else if pressed(PlayerAction::Flee) {
                 Some(Command::Flee)
             } else if pressed(PlayerAction::Search) {
-                hover.square.map(|at| Command::Search { at })
+                // Under 001's Hide and Spot the key spots (every hider in range, 1 AP).
+                if b.ruleset().hiding == crate::rules::ruleset::Hiding::HideSpot001 {
+                    Some(Command::Spot)
+                } else {
+                    hover.square.map(|at| Command::Search { at })
+                }
             } else if pressed(PlayerAction::Door) {
                 let door = hover.square.and_then(|at| battle.battle.object_at(at).map(|i| (at, i)));
                 door.map(|(at, i)| Command::Door { at, open: !battle.battle.objects()[i].open })

@@ -110,6 +110,7 @@ pub fn rule_for(e: &Event) -> &'static str {
         Event::Died { .. } => "CRE-7: death",
         Event::AmmoSpent { .. } => "ATK-6: ammunition",
         Event::Searched { .. } => "PERC-7, PERC-8: search against the hiding difficulty",
+        Event::SpotMade { .. } => "PERC-E4 Variants, 001 Spot: Spirit points against each hider's hide points",
         Event::HidCreature { .. } | Event::HideFailed { .. } | Event::Revealed { .. } => "PERC-E4: the Hidden state",
         Event::Spotted { .. } | Event::LostSight { .. } => "PERC-2, PERC-E2: spotting",
         Event::FleeAttempted { .. } | Event::Fled { .. } => "FLOW-5: fleeing",

@@ -102,6 +102,19 @@ impl Attempts {
     }
 }
 
+/// Hiding variants (PERC-E4; the "hiding and spotting" Variants table): how a hidden creature
+/// is found.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Hiding {
+    /// 000 (default, PERC-E4): hiding sets the PERC-8 difficulty a 3 AP search must beat.
+    #[default]
+    Meshal,
+    /// 001's Hide and Spot (001_1172b9e802f06534.txt:150-151): a hidden creature rolls hide
+    /// points (Activeness, 001's Exactitude) when it hides and again at every round start; a
+    /// Spot (Spirit, 001's Sense) beats every hostile hider in range with fewer hide points.
+    HideSpot001,
+}
+
 /// Initiative variants (TIME-3; Variants row 18): how tied initiative rolls are broken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum InitiativeTies {
@@ -165,6 +178,8 @@ pub struct Ruleset {
     pub dice_points: DicePoints,
     /// How a roll meets a difficulty (DICE-6 or 001's test).
     pub attempts: Attempts,
+    /// How a hidden creature is found (PERC-E4's search or 001's Hide and Spot).
+    pub hiding: Hiding,
 }
 
 impl Default for Ruleset {
@@ -183,6 +198,7 @@ impl Default for Ruleset {
             initiative_ties: InitiativeTies::ThreeDice,
             dice_points: DicePoints::Meshal,
             attempts: Attempts::Meshal,
+            hiding: Hiding::Meshal,
         }
     }
 }

@@ -546,7 +546,8 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     ui.checkbox(&mut r.coup_de_grace, "coup de grâce (FLOW-7)");
     ui.checkbox(&mut r.group_initiative, "group initiative (TIME-5)");
     use crate::rules::ruleset::{
-        AreaCoverage, AttackResolution, Attempts, DicePoints, FacingArcs, FateOffer, InitiativeTies, PostureCosts,
+        AreaCoverage, AttackResolution, Attempts, DicePoints, FacingArcs, FateOffer, Hiding, InitiativeTies,
+        PostureCosts,
     };
     ui.horizontal(|ui| {
         ui.label("attack resolution");
@@ -561,6 +562,10 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     ui.horizontal(|ui| {
         ui.label("attempts (DICE-6)");
         choose(ui, "attempts", &mut r.attempts, &[Attempts::Meshal, Attempts::Test001], |a| format!("{a:?}"));
+    });
+    ui.horizontal(|ui| {
+        ui.label("hiding (PERC-E4)");
+        choose(ui, "hiding", &mut r.hiding, &[Hiding::Meshal, Hiding::HideSpot001], |a| format!("{a:?}"));
     });
     ui.horizontal(|ui| {
         ui.label("initiative ties (TIME-3)");
