@@ -12,19 +12,23 @@ use meshal_tactics::rules::grid::Pos;
 /// A wall between the archer (west) and Red (east); the gap is the bottom row.
 const MAP: [&str; 5] = ["WWWWWWWWWWWW", "W....W.....W", "W....W.....W", "W..........W", "WWWWWWWWWWWW"];
 
-fn level_text(creatures: &str) -> String {
+fn level_text_with(creatures: &str, ruleset: &str) -> String {
     let rows: Vec<String> = MAP.iter().map(|r| format!("\"{r}\"")).collect();
     format!(
         r#"(name: "Ready", map: [{}],
         legend: {{ '.': "floor", 'W': "wall" }},
         terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
-        sides: [(name: "Blue"), (name: "Red")], creatures: [{creatures}])"#,
+        sides: [(name: "Blue"), (name: "Red")], ruleset: {ruleset}, creatures: [{creatures}])"#,
         rows.join(", ")
     )
 }
 
 fn battle(creatures: &str) -> Battle {
-    let text = level_text(creatures);
+    battle_with(creatures, "()")
+}
+
+fn battle_with(creatures: &str, ruleset: &str) -> Battle {
+    let text = level_text_with(creatures, ruleset);
     let l = parse_level("ready.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
     (0..2000)
         .map(|seed| Battle::new(&l, builtin_compendium(), seed).unwrap())
@@ -211,4 +215,35 @@ fn time_e10_two_readied_shots_and_no_delay() {
     } else {
         assert_eq!(fired.len(), 1, "the second shot is not wasted on a creature already down");
     }
+}
+
+// RULES: TIME-E6, TIME-E10 — 001's reaction ordering (`reactions: OneEmergency001`, TIME-13's
+// Variants): an action can be affected by only one emergency action, declared in initiative
+// order. Red's move sets off both readied archers; the first in initiative order from Red's
+// slot fires, the second does not and stays ready. By default both fire (above).
+#[test]
+fn time_e6_001_one_emergency_action_per_move() {
+    let second = ARCHER.replace(r#"name: "Archer""#, r#"name: "Second""#).replace("(1, 2)", "(1, 1)");
+    let mut b = battle_with(&[ARCHER, second.as_str(), RED].join(","), "(reactions: OneEmergency001)");
+    b.submit(0, ready(ReadyTrigger::InReach)).unwrap();
+    b.submit(0, Command::EndTurn).unwrap();
+    while b.awaiting() == Some((1, None)) {
+        b.submit(1, ready(ReadyTrigger::InReach)).unwrap();
+        b.submit(1, Command::EndTurn).unwrap();
+    }
+    assert_eq!(b.awaiting().map(|a| a.0), Some(2), "Red's turn");
+    let order = b.order().to_vec();
+    let slot = |c: CreatureId| order.iter().position(|&o| o == c).unwrap();
+    let first = if (slot(0) + order.len() - slot(2)) % order.len() <= (slot(1) + order.len() - slot(2)) % order.len() {
+        0
+    } else {
+        1
+    };
+    let mark = b.log().len();
+    let path = vec![Pos::new(9, 3), Pos::new(8, 2), Pos::new(7, 1)];
+    b.submit(2, Command::Move { path, sprint: false, face: None }).unwrap();
+    take_it(&mut b);
+    let fired: Vec<&Event> = since(&b, mark).into_iter().filter(|e| matches!(e, Event::ReadyFired { .. })).collect();
+    assert_eq!(fired, vec![&Event::ReadyFired { creature: first, at: 2 }]);
+    assert!(b.fighter(1 - first).readied.is_some(), "the other archer is still ready");
 }

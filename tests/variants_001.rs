@@ -327,3 +327,71 @@ fn perc_e4_001_hiding_again_rerolls() {
     let (c, _) = meshal.awaiting().unwrap();
     assert_eq!(meshal.check(c, &Command::Hide).unwrap_err().rule, "PERC-E4");
 }
+
+/// A (Blue, `a_template` in `a_posture`) at (1, 1) facing E, B (Red, a human fighter in
+/// `b_posture`) at `b_x`, under `ruleset`.
+fn postured(ruleset: &str, a_template: &str, a_posture: &str, b_posture: &str, b_x: i32) -> Battle {
+    let text = format!(
+        r#"(name: "Postures", map: ["WWWWWWWWW", "W.......W", "WWWWWWWWW"],
+            legend: {{ '.': "floor", 'W': "wall" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
+            sides: [(name: "Blue"), (name: "Red")],
+            ruleset: {ruleset},
+            creatures: [
+              (name: "A", template: "{a_template}", side: "Blue", at: (1, 1), facing: E, posture: {a_posture}, overrides: (activeness: Some(10))),
+              (name: "B", template: "human_fighter", side: "Red", at: ({b_x}, 1), facing: W, posture: {b_posture}, overrides: (activeness: Some(1))),
+            ])"#
+    );
+    let l = parse_level("p.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    Battle::new(&l, builtin_compendium(), 3).unwrap()
+}
+
+/// (dice, protection) A's `weapon` would roll on B.
+fn preview(b: &Battle, weapon: &str) -> (i32, i32) {
+    let c = Command::Attack { weapon: weapon.into(), target: Target::Creature(1), additives: vec![] };
+    let p = &b.attack_preview(0, &c).unwrap_or_else(|e| panic!("{e:?}"))[0];
+    (p.dice, p.protection)
+}
+
+// RULES: POST-3, POST-E1, POST-E3 — 001's posture table (`posture_effects: Table001`) against the
+// default. A bow on a crouching target: by default the posture is +1 cover (protection), under
+// 001 the shooter loses a die; on a crawling (Prone) target +3 cover against 2 dice. A sword
+// from a crouch: no penalty by default, 1 die under 001; from Prone 2 dice under both.
+#[test]
+fn post_3_001_posture_table_effects() {
+    let base = preview(&postured("()", "archer", "Standing", "Standing", 5), "bow");
+    let (meshal, table) = ("()", "(posture_effects: Table001)");
+    assert_eq!(preview(&postured(meshal, "archer", "Standing", "Crouch", 5), "bow"), (base.0, base.1 + 1));
+    assert_eq!(preview(&postured(table, "archer", "Standing", "Crouch", 5), "bow"), (base.0 - 1, base.1));
+    assert_eq!(preview(&postured(meshal, "archer", "Standing", "Prone", 5), "bow"), (base.0, base.1 + 3));
+    assert_eq!(preview(&postured(table, "archer", "Standing", "Prone", 5), "bow"), (base.0 - 2, base.1));
+    assert_eq!(preview(&postured(table, "archer", "Standing", "Lying", 5), "bow"), (base.0 - 2, base.1));
+    let sword = preview(&postured(meshal, "human_fighter", "Standing", "Standing", 2), "sword");
+    assert_eq!(preview(&postured(meshal, "human_fighter", "Crouch", "Standing", 2), "sword"), sword);
+    assert_eq!(preview(&postured(table, "human_fighter", "Crouch", "Standing", 2), "sword"), (sword.0 - 1, sword.1));
+    assert_eq!(preview(&postured(meshal, "human_fighter", "Prone", "Standing", 2), "sword"), (sword.0 - 2, sword.1));
+    assert_eq!(preview(&postured(table, "human_fighter", "Prone", "Standing", 2), "sword"), (sword.0 - 2, sword.1));
+}
+
+// RULES: POST-3, MOVE-E1, POST-2 — 001 lying: only moving, changing posture and reactions (an
+// attack is refused, by the rule), the move ÷4 (resistance 3: a speed-3 fighter cannot crawl a
+// square; by default, resistance 2, it moves 1); standing up from lying costs 2 AP (001's TA2),
+// 1 by default.
+#[test]
+fn post_3_001_lying_only_moves() {
+    let (meshal, table) = ("()", "(posture_effects: Table001, posture_costs: Table001)");
+    let attack = Command::Attack { weapon: "sword".into(), target: Target::Creature(1), additives: vec![] };
+    let lying = postured(table, "human_fighter", "Lying", "Standing", 2);
+    assert_eq!(lying.check(0, &attack).unwrap_err().rule, "POST-3");
+    assert_eq!(lying.check(0, &Command::Hide).unwrap_err().rule, "POST-3");
+    assert!(postured(meshal, "human_fighter", "Lying", "Standing", 2).check(0, &attack).is_ok());
+    let squares = |b: &Battle| b.reachable(0, false).map_or(0, |f| f.destinations().filter(|d| d.x != 1).count());
+    assert_eq!(squares(&postured(meshal, "human_fighter", "Lying", "Standing", 6)), 1);
+    assert_eq!(squares(&postured(table, "human_fighter", "Lying", "Standing", 6)), 0);
+    let mut up = postured(table, "human_fighter", "Lying", "Standing", 6);
+    up.submit(0, Command::ChangePosture { posture: meshal_tactics::rules::posture::Posture::Standing }).unwrap();
+    assert_eq!(up.fighter(0).ap, up.fighter(0).max_ap - 2);
+    let mut up = postured(meshal, "human_fighter", "Lying", "Standing", 6);
+    up.submit(0, Command::ChangePosture { posture: meshal_tactics::rules::posture::Posture::Standing }).unwrap();
+    assert_eq!(up.fighter(0).ap, up.fighter(0).max_ap - 1);
+}

@@ -313,6 +313,17 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
         let crouch = Command::ChangePosture { posture: Posture::Crouch };
         plans.push(ctx.evaluate(f.origin, f.ap - cost, Posture::Crouch, &|_, _| crouch.clone()));
     }
+    // POST-2: a creature on the ground (healed where it fell, or put down) weighs standing up:
+    // everything it does from there is weighed standing, for the AP left.
+    let stand_cost = transition_cost(f.posture, Posture::Standing, b.ruleset().posture_costs);
+    if b.ruleset().postures
+        && matches!(f.posture, Posture::Prone | Posture::Lying)
+        && f.riding.is_none()
+        && f.ap >= stand_cost
+    {
+        let stand = Command::ChangePosture { posture: Posture::Standing };
+        plans.push(ctx.evaluate(f.origin, f.ap - stand_cost, Posture::Standing, &|_, _| stand.clone()));
+    }
     // Difficulty 1 plays sloppily: deterministic noise (from the battle's seed and the
     // creature's own progress — never from events its side cannot see — so replays stay exact)
     // of up to ±SLOPPINESS expected dice of damage on every option.

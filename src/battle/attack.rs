@@ -77,9 +77,23 @@ impl Battle {
         if self.ruleset.postures { p } else { Posture::Standing }
     }
 
-    /// POST-E1: the dice a posture takes off every roll (none with postures off).
+    /// POST-E1: the dice a posture takes off every roll made for an action other than an
+    /// attack (none with postures off, none under 001's posture table).
     pub(super) fn roll_penalty(&self, p: Posture) -> i32 {
-        self.effective_posture(p).roll_penalty()
+        self.ruleset.posture_effects.roll_penalty(self.effective_posture(p))
+    }
+
+    /// POST-E1 or 001's table: the dice an attack from posture `from` on a target in `at`
+    /// loses.
+    pub(super) fn attack_penalty(&self, from: Posture, at: Posture, ranged: bool) -> i32 {
+        let (from, at) = (self.effective_posture(from), self.effective_posture(at));
+        self.ruleset.posture_effects.attack_penalty(from, at, ranged)
+    }
+
+    /// 001's posture table: lying, a creature takes no tactical action but moving and
+    /// changing posture.
+    pub fn may_act_in_posture(&self, f: &Fighter) -> bool {
+        self.ruleset.posture_effects.may_act(self.effective_posture(f.posture))
     }
 
     /// ATK-11, ATK-E3, POST-E1: the dice `t` rolls for `defense` in `posture` (a shield adds to
@@ -221,7 +235,9 @@ impl Battle {
         let dice = flow.targets.first().map_or_else(
             || {
                 let a = &self.creatures[id as usize];
-                flow.weapon.weapon.dice.dice_for(&a.attrs) + flow.extra_dice - self.roll_penalty(a.posture)
+                let ranged = flow.weapon.weapon.range.ranged;
+                flow.weapon.weapon.dice.dice_for(&a.attrs) + flow.extra_dice
+                    - self.attack_penalty(a.posture, Posture::Standing, ranged)
             },
             |t| t.strike.dice,
         );

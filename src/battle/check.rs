@@ -198,6 +198,25 @@ impl Battle {
         if !me.can_act() && !matches!(command, Command::EndTurn) {
             return reject("CRE-6", format!("{} is out of the fight and cannot act", me.name));
         }
+        // 001's posture table: lying, a creature takes only emergency actions (reactions, a
+        // Spot) besides moving and changing posture.
+        let free = matches!(
+            command,
+            Command::Move { .. }
+                | Command::ChangePosture { .. }
+                | Command::EndTurn
+                | Command::Face { .. }
+                | Command::Delay { .. }
+                | Command::SetAllocation { .. }
+                | Command::AbortLongTerm
+                | Command::Spot
+        );
+        if !free && !self.may_act_in_posture(me) {
+            return reject(
+                "POST-3",
+                format!("{} is lying: under 001's posture table it only moves, changes posture or reacts", me.name),
+            );
+        }
         if me.long_term.is_some() && !matches!(command, Command::AbortLongTerm | Command::EndTurn) {
             return reject(
                 "TIME-11",

@@ -231,12 +231,14 @@ impl Battle {
     ) -> Strike {
         let a = &self.creatures[e.attacker as usize];
         let t = &self.creatures[e.target as usize];
-        let dice = w.weapon.dice.dice_for(&a.attrs) + extra + range_modifier - self.roll_penalty(e.from.posture);
+        let ranged = w.weapon.range.ranged;
+        let dice = w.weapon.dice.dice_for(&a.attrs) + extra + range_modifier
+            - self.attack_penalty(e.from.posture, e.at.posture, ranged);
         let protection = match w.weapon.damage {
             None => 0,
             Some(kind) => {
                 let posture = self.effective_posture(e.at.posture);
-                let bonus = cover_bonus(i32::from(cover), posture, w.weapon.range.ranged);
+                let bonus = cover_bonus(i32::from(cover), posture, ranged, self.ruleset.posture_effects);
                 effective_protection(t.protection.against(kind), bonus, w.weapon.penetration, false)
             }
         };

@@ -100,7 +100,8 @@ impl Battle {
             let (weapon, target) = (w.key.clone(), Target::Square(at));
             return Ok(Plan::LongTerm { weapon, target, additives: additives.to_vec(), cost });
         }
-        let dice = w.weapon.dice.dice_for(&me.attrs) + extra + modifier - self.roll_penalty(me.posture);
+        let penalty = self.attack_penalty(me.posture, crate::rules::posture::Posture::Standing, w.weapon.range.ranged);
+        let dice = w.weapon.dice.dice_for(&me.attrs) + extra + modifier - penalty;
         Ok(Plan::AttackObject { object, weapon: w.key.clone(), dice, cost: if prepaid { 0 } else { cost } })
     }
 

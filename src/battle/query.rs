@@ -170,7 +170,9 @@ impl Battle {
         let drag = f.dragging.and_then(|body| self.drag_resistance(id, body)).unwrap_or(0);
         // MOVE-E7: a lifted body weighs on every move until it is put down.
         let drag = drag + f.carrying.and_then(|body| self.drag_resistance(id, body)).unwrap_or(0);
-        let burden = blind + drag;
+        // 001's posture table: lying divides the move by 4 (one more resistance than prone).
+        let lying = self.ruleset.posture_effects.extra_resistance(self.effective_posture(f.posture));
+        let burden = blind + drag + lying;
         Mover { size: f.size, speed: f.speed, sprint, posture: self.effective_posture(f.posture), depth, burden }
     }
 
@@ -438,6 +440,10 @@ impl Battle {
         }
         if w.weapon.area.is_some() {
             return reject("AREA-E1", format!("{} is an area weapon", w.weapon.name));
+        }
+        // 001's posture table: lying, it cannot attack now (as if in reach, it will have stood).
+        if !assume_reach && !self.ruleset.posture_effects.may_act(self.effective_posture(e.from.posture)) {
+            return reject("POST-3", format!("{} is lying: under 001's posture table it cannot attack", a.name));
         }
         let (ap, extra) = if additives.is_empty() { (w.weapon.ap, 0) } else { self.additive_cost(a, w, additives)? };
         let in_reach = if assume_reach { Ok(0) } else { self.reach_of(e, w) };

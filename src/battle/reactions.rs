@@ -178,6 +178,15 @@ impl Battle {
         if me.ap < ap {
             return reject("TIME-12", format!("Quick Step needs {ap} AP"));
         }
+        // 001's posture table: only a standing creature Quick Steps.
+        if self.ruleset.posture_effects == crate::rules::ruleset::PostureEffects::Table001
+            && self.effective_posture(me.posture) != crate::rules::posture::Posture::Standing
+        {
+            return reject(
+                "TIME-14",
+                format!("{} is not standing: under 001's posture table only Stand may Quick Step", me.name),
+            );
+        }
         self.check_hold(id, &[me.origin, to])?;
         validate_path(&self.map, Some(&self.occupancy_for(id)), &self.step_mover(id), &[me.origin, to])
             .map_err(|e| Rejection::new(e.rule(), e.to_string()))?;

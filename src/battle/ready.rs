@@ -113,6 +113,13 @@ impl Battle {
             })
             .map(|r| r.id)
             .collect();
+        // TIME-E6: in initiative order, from the mover's slot on (creatures not yet in the
+        // order last, in level order).
+        let mut queued = queued;
+        let n = self.order.len();
+        let slot = |c: CreatureId| self.order.iter().position(|&o| o == c);
+        let from = slot(mover).unwrap_or(0);
+        queued.sort_by_key(|&r| slot(r).map_or(n, |s| (s + n - from) % n.max(1)));
         self.ready_queue = queued.into_iter().map(|r| (r, mover)).collect();
         self.fire_next_ready();
     }
@@ -151,6 +158,11 @@ impl Battle {
             // attack only as `AttackedByUnseen` (PERC-3).
             self.log_among(Event::ReadyFired { creature: r, at: mover }, &[r, mover]);
             self.log_about(Event::ApSpent { creature: r, ap: cost, left }, &[r]);
+            // 001: the move has drawn its one emergency action; the other readied creatures
+            // stay ready.
+            if self.ruleset.reactions == crate::rules::ruleset::Reactions::OneEmergency001 {
+                self.ready_queue.clear();
+            }
             self.start_attack(*flow);
             return;
         }

@@ -1,7 +1,7 @@
 //! Postures (POST-*): the five humanoid postures, their effects (004 translated by POST-E1) and
 //! transition costs under both cost variants (POST-E2).
 
-use super::ruleset::PostureCosts;
+use super::ruleset::{PostureCosts, PostureEffects};
 use serde::{Deserialize, Serialize};
 
 /// POST-1.
@@ -66,6 +66,10 @@ pub fn transition_cost(from: Posture, to: Posture, costs: PostureCosts) -> i32 {
     }
     match costs {
         PostureCosts::Flat => 1,
+        PostureCosts::Table001 => match (from, to) {
+            (Standing, Lying) | (Lying, Standing) => 2,
+            _ => 1,
+        },
         PostureCosts::V7 => match (from, to) {
             (Standing, _) => 0,
             (Crouch | Sit, Standing) => 1,
@@ -78,9 +82,10 @@ pub fn transition_cost(from: Posture, to: Posture, costs: PostureCosts) -> i32 {
 }
 
 /// POST-E3 (Engine decision): posture cover and terrain cover do not add; take the higher.
-/// Posture cover counts only against ranged attacks (POST-3).
-pub fn cover_bonus(terrain_cover: i32, posture: Posture, ranged_attack: bool) -> i32 {
-    let posture_cover = if ranged_attack { posture.ranged_cover() } else { 0 };
+/// Posture cover counts only against ranged attacks (POST-3), and not at all under 001's
+/// posture table (the attacker loses dice instead).
+pub fn cover_bonus(terrain_cover: i32, posture: Posture, ranged_attack: bool, effects: PostureEffects) -> i32 {
+    let posture_cover = if ranged_attack { effects.ranged_cover(posture) } else { 0 };
     terrain_cover.max(posture_cover)
 }
 
@@ -120,12 +125,39 @@ mod tests {
         assert_eq!(transition_cost(Prone, Lying, v7), 0);
     }
 
+    // RULES: POST-2, POST-E2 — 001's posture table (`PostureCosts::Table001`): every change is
+    // an emergency or tactical action of 1, but Stand to Lie and back are tactical actions of 2.
+    #[test]
+    fn post_2_001_table_costs() {
+        let t = PostureCosts::Table001;
+        for a in Posture::ALL {
+            for b in Posture::ALL {
+                let two = matches!((a, b), (Standing, Lying) | (Lying, Standing));
+                assert_eq!(
+                    transition_cost(a, b, t),
+                    if a == b {
+                        0
+                    } else if two {
+                        2
+                    } else {
+                        1
+                    },
+                    "{a:?} → {b:?}"
+                );
+            }
+        }
+    }
+
     // RULES: POST-E3 — the higher of posture and terrain cover, posture only vs ranged.
     #[test]
     fn post_e3_cover_takes_higher() {
-        assert_eq!(cover_bonus(1, Prone, true), 3);
-        assert_eq!(cover_bonus(1, Crouch, true), 1);
-        assert_eq!(cover_bonus(0, Prone, false), 0);
-        assert_eq!(cover_bonus(1, Standing, false), 1);
+        let m = PostureEffects::Meshal;
+        assert_eq!(cover_bonus(1, Prone, true, m), 3);
+        assert_eq!(cover_bonus(1, Crouch, true, m), 1);
+        assert_eq!(cover_bonus(0, Prone, false, m), 0);
+        assert_eq!(cover_bonus(1, Standing, false, m), 1);
+        // 001's table: no posture cover, only the terrain's.
+        assert_eq!(cover_bonus(1, Prone, true, PostureEffects::Table001), 1);
+        assert_eq!(cover_bonus(0, Crouch, true, PostureEffects::Table001), 0);
     }
 }

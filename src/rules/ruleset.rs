@@ -1,6 +1,7 @@
 //! One value that selects every rule variant the digest names, so variants are options, not forks.
 
 pub use super::dice::DicePoints;
+use crate::rules::posture::Posture;
 use serde::{Deserialize, Serialize};
 
 /// FACE-3 variants: how the 360° around a creature is split into sectors.
@@ -21,6 +22,72 @@ pub enum PostureCosts {
     Flat,
     /// 004 "v7": instant = 0 AP, [Action N] = N AP.
     V7,
+    /// 001's posture table (001_1172b9e802f06534.txt:124-129): each change is an emergency or a
+    /// tactical action of fatigue 1 (1 AP), but standing up from lying and lying down from
+    /// standing are tactical actions of fatigue 2 (2 AP).
+    Table001,
+}
+
+/// Posture effects (POST-3 through POST-E1, or the effects columns of 001's posture table).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PostureEffects {
+    /// 004 translated by POST-E1 (default): cover against ranged attacks, movement resistance
+    /// and a roll penalty on every roll made for an action.
+    #[default]
+    Meshal,
+    /// 001's table (001_1172b9e802f06534.txt:124-129; engine Prone is 001's Crawl): the tactical
+    /// move ÷2 crouching, ÷3 crawling, ÷4 lying (MOVE-E1's resistance +1, +2, +3); its own
+    /// melee attacks lose 1 die crouching and 2 crawling; ranged attacks against it lose 1 die
+    /// crouching and 2 crawling or lying (no cover); nothing else is penalised; and lying, it
+    /// takes no tactical action but moving and changing posture (reactions stay).
+    Table001,
+}
+
+impl PostureEffects {
+    /// Dice off every roll made for an action other than an attack (defense, attempts, hide
+    /// points): POST-E1's penalty; none under 001, whose penalties are the attacks'.
+    pub fn roll_penalty(self, p: Posture) -> i32 {
+        match self {
+            PostureEffects::Meshal => p.roll_penalty(),
+            PostureEffects::Table001 => 0,
+        }
+    }
+
+    /// Dice off an attack made in `from` on a target in `at`.
+    pub fn attack_penalty(self, from: Posture, at: Posture, ranged: bool) -> i32 {
+        match self {
+            PostureEffects::Meshal => from.roll_penalty(),
+            PostureEffects::Table001 if ranged => match at {
+                Posture::Crouch => 1,
+                Posture::Prone | Posture::Lying => 2,
+                Posture::Standing | Posture::Sit => 0,
+            },
+            PostureEffects::Table001 => match from {
+                Posture::Crouch => 1,
+                Posture::Prone => 2,
+                _ => 0,
+            },
+        }
+    }
+
+    /// The cover a posture gives against ranged attacks (POST-3); none under 001.
+    pub fn ranged_cover(self, p: Posture) -> i32 {
+        match self {
+            PostureEffects::Meshal => p.ranged_cover(),
+            PostureEffects::Table001 => 0,
+        }
+    }
+
+    /// Movement resistance beyond the posture's own (`Posture::movement_resistance`): 001's
+    /// lying divides the move by 4, one more than POST-3's prone.
+    pub fn extra_resistance(self, p: Posture) -> i32 {
+        i32::from(self == PostureEffects::Table001 && p == Posture::Lying)
+    }
+
+    /// May a creature in `p` take tactical actions other than moving and changing posture?
+    pub fn may_act(self, p: Posture) -> bool {
+        !(self == PostureEffects::Table001 && p == Posture::Lying)
+    }
 }
 
 /// Area variants (AREA Variants table): how templates are centred and which squares they cover.
@@ -115,6 +182,20 @@ pub enum Hiding {
     HideSpot001,
 }
 
+/// Reaction variants (TIME-13's "reaction ordering" Variants): how many reactions one action
+/// may draw.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Reactions {
+    /// 003 (default) with TIME-E6: every creature whose reaction the action triggers may react,
+    /// in initiative order from the actor on.
+    #[default]
+    Meshal,
+    /// 001: "an action can be affected by only one emergency action", declared in initiative
+    /// order (001_1172b9e802f06534.txt:109): the first creature to react takes the action's one
+    /// reaction.
+    OneEmergency001,
+}
+
 /// Initiative variants (TIME-3; Variants row 18): how tied initiative rolls are broken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum InitiativeTies {
@@ -180,6 +261,10 @@ pub struct Ruleset {
     pub attempts: Attempts,
     /// How a hidden creature is found (PERC-E4's search or 001's Hide and Spot).
     pub hiding: Hiding,
+    /// What postures do (POST-3 / POST-E1, or 001's posture table).
+    pub posture_effects: PostureEffects,
+    /// How many reactions one action may draw (TIME-E6, or 001's one emergency action).
+    pub reactions: Reactions,
 }
 
 impl Default for Ruleset {
@@ -199,6 +284,8 @@ impl Default for Ruleset {
             dice_points: DicePoints::Meshal,
             attempts: Attempts::Meshal,
             hiding: Hiding::Meshal,
+            posture_effects: PostureEffects::Meshal,
+            reactions: Reactions::Meshal,
         }
     }
 }

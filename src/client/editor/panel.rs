@@ -205,6 +205,15 @@ fn draft_field(
 }
 
 /// A combo box over `options` (shown by `label`); true when the choice changed.
+/// One rule-variant switch: its name and a chooser of its values (by their names in the level
+/// file).
+fn variant_row<T: Clone + PartialEq + std::fmt::Debug>(ui: &mut egui::Ui, label: &str, value: &mut T, all: &[T]) {
+    ui.horizontal(|ui| {
+        ui.label(label);
+        choose(ui, label, value, all, |a| format!("{a:?}"));
+    });
+}
+
 pub(super) fn choose<T: Clone + PartialEq>(
     ui: &mut egui::Ui,
     id: &str,
@@ -547,48 +556,24 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     ui.checkbox(&mut r.group_initiative, "group initiative (TIME-5)");
     use crate::rules::ruleset::{
         AreaCoverage, AttackResolution, Attempts, DicePoints, FacingArcs, FateOffer, Hiding, InitiativeTies,
-        PostureCosts,
+        PostureCosts, PostureEffects, Reactions,
     };
-    ui.horizontal(|ui| {
-        ui.label("attack resolution");
-        let all = [AttackResolution::Meshal, AttackResolution::Test001];
-        choose(ui, "attack", &mut r.attack_resolution, &all, |a| format!("{a:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("dice points (DICE-2)");
-        let all = [DicePoints::Meshal, DicePoints::HighFaces001];
-        choose(ui, "points", &mut r.dice_points, &all, |a| format!("{a:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("attempts (DICE-6)");
-        choose(ui, "attempts", &mut r.attempts, &[Attempts::Meshal, Attempts::Test001], |a| format!("{a:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("hiding (PERC-E4)");
-        choose(ui, "hiding", &mut r.hiding, &[Hiding::Meshal, Hiding::HideSpot001], |a| format!("{a:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("initiative ties (TIME-3)");
-        let all = [InitiativeTies::ThreeDice, InitiativeTies::RollAdd001];
-        choose(ui, "ties", &mut r.initiative_ties, &all, |a| format!("{a:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("Expense of Fate (DICE-13)");
-        let all = [FateOffer::Players, FateOffer::Everyone, FateOffer::Off];
-        choose(ui, "fate", &mut r.expense_of_fate, &all, |a| format!("{a:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("facing arcs");
-        choose(ui, "arcs", &mut r.facing_arcs, &[FacingArcs::Quarters, FacingArcs::Wide], |a| format!("{a:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("posture costs");
-        choose(ui, "pcosts", &mut r.posture_costs, &[PostureCosts::Flat, PostureCosts::V7], |a| format!("{a:?}"));
-    });
-    ui.horizontal(|ui| {
-        ui.label("areas");
-        choose(ui, "areas", &mut r.area_coverage, &[AreaCoverage::Meshal, AreaCoverage::Dnd], |a| format!("{a:?}"));
-    });
+    use AttackResolution as Attack;
+    variant_row(ui, "attack resolution", &mut r.attack_resolution, &[Attack::Meshal, Attack::Test001]);
+    variant_row(ui, "dice points (DICE-2)", &mut r.dice_points, &[DicePoints::Meshal, DicePoints::HighFaces001]);
+    variant_row(ui, "attempts (DICE-6)", &mut r.attempts, &[Attempts::Meshal, Attempts::Test001]);
+    variant_row(ui, "reactions (TIME-E6)", &mut r.reactions, &[Reactions::Meshal, Reactions::OneEmergency001]);
+    variant_row(ui, "hiding (PERC-E4)", &mut r.hiding, &[Hiding::Meshal, Hiding::HideSpot001]);
+    let ties = [InitiativeTies::ThreeDice, InitiativeTies::RollAdd001];
+    variant_row(ui, "initiative ties (TIME-3)", &mut r.initiative_ties, &ties);
+    let fate = [FateOffer::Players, FateOffer::Everyone, FateOffer::Off];
+    variant_row(ui, "Expense of Fate (DICE-13)", &mut r.expense_of_fate, &fate);
+    variant_row(ui, "facing arcs", &mut r.facing_arcs, &[FacingArcs::Quarters, FacingArcs::Wide]);
+    let costs = [PostureCosts::Flat, PostureCosts::V7, PostureCosts::Table001];
+    variant_row(ui, "posture costs", &mut r.posture_costs, &costs);
+    let effects = [PostureEffects::Meshal, PostureEffects::Table001];
+    variant_row(ui, "posture effects (POST-3)", &mut r.posture_effects, &effects);
+    variant_row(ui, "areas", &mut r.area_coverage, &[AreaCoverage::Meshal, AreaCoverage::Dnd]);
     if r != e.doc.level().ruleset {
         e.edit(Edit::SetRuleset(r));
     }
