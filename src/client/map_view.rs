@@ -66,6 +66,14 @@ pub fn fitted_view(w: i32, h: i32, window: Option<&Window>) -> (Transform, Proje
     (t, Projection::Orthographic(OrthographicProjection { scale, ..OrthographicProjection::default_2d() }))
 }
 
+/// Where the pointer is, if it is over the map's part of the window: not over the side panel
+/// or the top bar. The panels' own test (egui's "pointer over an area") alone let the wheel
+/// over the panel zoom the map behind it, and a click on a panel's widget reach the square
+/// under it.
+pub fn cursor_over_map(window: &Window) -> Option<Vec2> {
+    window.cursor_position().filter(|c| c.x < window.width() - PANEL && c.y > BAR)
+}
+
 /// The map views without a battle (editor, sandbox, replay): the wheel zooms about the
 /// pointer, the arrow keys pan (`V` fits the map again, in the editor).
 pub fn zoom_and_pan(
@@ -78,9 +86,9 @@ pub fn zoom_and_pan(
     let Ok((cam, at, mut t, mut p)) = camera.single_mut() else { return };
     let Projection::Orthographic(ortho) = p.as_mut() else { return };
     let scroll: f32 = wheel.read().map(|w| w.y.signum()).sum();
-    if scroll != 0.0 {
-        let pointer =
-            window.single().ok().and_then(|w| w.cursor_position()).and_then(|c| cam.viewport_to_world_2d(at, c).ok());
+    let over_map = window.single().ok().and_then(cursor_over_map);
+    if scroll != 0.0 && over_map.is_some() {
+        let pointer = over_map.and_then(|c| cam.viewport_to_world_2d(at, c).ok());
         let old = ortho.scale;
         ortho.scale = (old * 1.15f32.powf(-scroll)).clamp(0.1, 20.0);
         // Keep the square under the pointer where it is.
@@ -131,4 +139,25 @@ pub fn outline(gizmos: &mut Gizmos, a: Pos, b: Pos, colour: Color) {
     let lo = Vec2::new(a.x.min(b.x) as f32 - 0.5, a.y.min(b.y) as f32 - 0.5) * TILE;
     let hi = Vec2::new(a.x.max(b.x) as f32 + 0.5, a.y.max(b.y) as f32 + 0.5) * TILE;
     gizmos.rect_2d(Isometry2d::from_translation((lo + hi) / 2.0), hi - lo, colour);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_pointer_over_a_panel_is_not_over_the_map() {
+        let mut w = Window { resolution: bevy::window::WindowResolution::new(1280, 720), ..default() };
+        let at = |w: &mut Window, x: f32, y: f32| {
+            w.set_cursor_position(Some(Vec2::new(x, y)));
+            cursor_over_map(w)
+        };
+        assert_eq!(at(&mut w, 400.0, 300.0), Some(Vec2::new(400.0, 300.0)));
+        // The side panel (the last PANEL pixels) and the top bar.
+        assert_eq!(at(&mut w, 1280.0 - PANEL + 1.0, 300.0), None);
+        assert_eq!(at(&mut w, 1100.0, 650.0), None);
+        assert_eq!(at(&mut w, 400.0, BAR - 1.0), None);
+        w.set_cursor_position(None);
+        assert_eq!(cursor_over_map(&w), None);
+    }
 }

@@ -190,8 +190,7 @@ fn pointer(
     content: Res<super::menu::Content>,
 ) {
     let (Ok(window), Ok((camera, at))) = (window.single(), camera.single()) else { return };
-    let Some(p) = window
-        .cursor_position()
+    let Some(p) = super::map_view::cursor_over_map(window)
         .and_then(|c| camera.viewport_to_world_2d(at, c).ok())
         .map(square_at)
         .filter(|p| sandbox.level.map.in_bounds(*p))

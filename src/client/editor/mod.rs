@@ -252,7 +252,7 @@ fn come_back_from_a_test_battle(mut commands: Commands, back: Option<Res<ReturnT
 
 /// The square under the pointer, if the pointer is over the map.
 fn hovered(window: &Window, camera: (&Camera, &GlobalTransform), doc: &EditorDoc) -> Option<Pos> {
-    let c = window.cursor_position()?;
+    let c = super::map_view::cursor_over_map(window)?;
     let p = square_at(camera.0.viewport_to_world_2d(camera.1, c).ok()?);
     (p.x >= 0 && p.y >= 0 && p.x < doc.width() && p.y < doc.height()).then_some(p)
 }
