@@ -221,6 +221,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
         variants,
         strike,
         stall,
+        scratch: Default::default(),
     };
     let mut plans: Vec<(Plan, OptionScore)> = Vec::new();
     for &dest in &dests {
@@ -400,6 +401,8 @@ struct Ctx<'a> {
     /// Per weapon, the ways to use it: plain, and with each additive that fits (TIME-16), with
     /// their AP.
     variants: Vec<Vec<(Vec<String>, i32)>>,
+    /// Each square's threats and the dice a kept defense saves against each, reused.
+    scratch: std::cell::RefCell<(Vec<Threat>, Vec<f64>)>,
 }
 
 /// The best attack found from a square.
@@ -499,18 +502,20 @@ impl Ctx<'_> {
         // An enemy with several of us in its reach divides its attacks among us: safety in
         // numbers, which a pack needs to close in at all (each enemy was counted against each
         // of us in full, so nobody ever approached a group).
-        let threats: Vec<Threat> = self
-            .conscious
-            .iter()
-            .zip(&self.shares)
-            .map(|(&e, &share)| threat(b, f, here, b.fighter(e)).shared(share))
-            .collect();
+        // Buffers kept over the squares weighed (two allocations a square were ~2% of a battle).
+        let mut scratch = self.scratch.borrow_mut();
+        let (threats, saved) = &mut *scratch;
+        threats.clear();
+        threats.extend(
+            self.conscious.iter().zip(&self.shares).map(|(&e, &share)| threat(b, f, here, b.fighter(e)).shared(share)),
+        );
         // The danger here if it keeps `kept` AP for defenses: the attacks where a defense saves
         // most are defended (TIME-12: 1 AP each), the rest land undefended.
         // Being knocked out costs more than the dice: every later turn of the creature (CRE-6).
         let ko_cost = KNOCKOUT_DICE;
         let cost = |t: &Threat, open: bool| if open { t.open + ko_cost * t.ko_open } else { t.any + ko_cost * t.ko };
-        let mut saved: Vec<f64> = threats.iter().map(|t| (cost(t, true) - cost(t, false)).max(0.0)).collect();
+        saved.clear();
+        saved.extend(threats.iter().map(|t| (cost(t, true) - cost(t, false)).max(0.0)));
         saved.sort_by(|a, b| b.total_cmp(a));
         let open_danger: f64 = threats.iter().map(|t| cost(t, true)).sum();
         let danger_keeping =

@@ -144,15 +144,17 @@ impl Battle {
                     }
                 }
                 self.announced[slot] = is;
-                if self.creatures[t].side == s {
+                if self.creatures[t].side == s || is == was {
                     continue;
                 }
                 let side = self.sides[s].name.clone();
-                if is && !was {
-                    self.log_to(Event::Spotted { side: side.clone(), creature: t as CreatureId }, vec![side]);
-                } else if was && !is {
-                    self.log_to(Event::LostSight { side: side.clone(), creature: t as CreatureId }, vec![side]);
-                }
+                let creature = t as CreatureId;
+                let event = if is {
+                    Event::Spotted { side: side.clone(), creature }
+                } else {
+                    Event::LostSight { side: side.clone(), creature }
+                };
+                self.log_to(event, vec![side]);
             }
         }
     }
