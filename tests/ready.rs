@@ -193,25 +193,12 @@ fn a_readiness_is_not_in_another_sides_belief() {
 // creature that readied has acted and may not delay.
 #[test]
 fn time_e10_two_readied_shots_and_no_delay() {
-    let second = ARCHER.replace(r#"name: "Archer""#, r#"name: "Second""#).replace("(1, 2)", "(1, 1)");
-    let text_order = [ARCHER, second.as_str(), RED].join(",");
-    let mut b = battle(&text_order);
-    b.submit(0, ready(ReadyTrigger::InReach)).unwrap();
-    assert_eq!(b.check(0, &Command::Delay { after: 2 }).unwrap_err().rule, "TIME-D4");
-    b.submit(0, Command::EndTurn).unwrap();
-    while b.awaiting() == Some((1, None)) {
-        b.submit(1, ready(ReadyTrigger::InReach)).unwrap();
-        b.submit(1, Command::EndTurn).unwrap();
-    }
-    assert_eq!(b.awaiting().map(|a| a.0), Some(2), "Red's turn");
-    let mark = b.log().len();
-    let path = vec![Pos::new(9, 3), Pos::new(8, 2), Pos::new(7, 1)];
-    b.submit(2, Command::Move { path, sprint: false, face: None }).unwrap();
-    take_it(&mut b);
-    let fired: Vec<&Event> = since(&b, mark).into_iter().filter(|e| matches!(e, Event::ReadyFired { .. })).collect();
+    let (b, fired) = two_readied_archers("()", |b| {
+        assert_eq!(b.check(0, &Command::Delay { after: 2 }).unwrap_err().rule, "TIME-D4");
+    });
     let still_up = b.fighter(2).can_act();
     if still_up {
-        assert_eq!(fired, vec![&Event::ReadyFired { creature: 0, at: 2 }, &Event::ReadyFired { creature: 1, at: 2 }]);
+        assert_eq!(fired, vec![Event::ReadyFired { creature: 0, at: 2 }, Event::ReadyFired { creature: 1, at: 2 }]);
     } else {
         assert_eq!(fired.len(), 1, "the second shot is not wasted on a creature already down");
     }
@@ -223,15 +210,7 @@ fn time_e10_two_readied_shots_and_no_delay() {
 // slot fires, the second does not and stays ready. By default both fire (above).
 #[test]
 fn time_e6_001_one_emergency_action_per_move() {
-    let second = ARCHER.replace(r#"name: "Archer""#, r#"name: "Second""#).replace("(1, 2)", "(1, 1)");
-    let mut b = battle_with(&[ARCHER, second.as_str(), RED].join(","), "(reactions: OneEmergency001)");
-    b.submit(0, ready(ReadyTrigger::InReach)).unwrap();
-    b.submit(0, Command::EndTurn).unwrap();
-    while b.awaiting() == Some((1, None)) {
-        b.submit(1, ready(ReadyTrigger::InReach)).unwrap();
-        b.submit(1, Command::EndTurn).unwrap();
-    }
-    assert_eq!(b.awaiting().map(|a| a.0), Some(2), "Red's turn");
+    let (b, fired) = two_readied_archers("(reactions: OneEmergency001)", |_| {});
     let order = b.order().to_vec();
     let slot = |c: CreatureId| order.iter().position(|&o| o == c).unwrap();
     let first = if (slot(0) + order.len() - slot(2)) % order.len() <= (slot(1) + order.len() - slot(2)) % order.len() {
@@ -239,11 +218,27 @@ fn time_e6_001_one_emergency_action_per_move() {
     } else {
         1
     };
+    assert_eq!(fired, vec![Event::ReadyFired { creature: first, at: 2 }]);
+    assert!(b.fighter(1 - first).readied.is_some(), "the other archer is still ready");
+}
+
+/// Two archers ready their bows (`after_first` looks at the battle after the first readies),
+/// then Red walks out into both their reaches: the battle after, and the shots fired at it.
+fn two_readied_archers(ruleset: &str, after_first: impl Fn(&Battle)) -> (Battle, Vec<Event>) {
+    let second = ARCHER.replace(r#"name: "Archer""#, r#"name: "Second""#).replace("(1, 2)", "(1, 1)");
+    let mut b = battle_with(&[ARCHER, second.as_str(), RED].join(","), ruleset);
+    b.submit(0, ready(ReadyTrigger::InReach)).unwrap();
+    after_first(&b);
+    b.submit(0, Command::EndTurn).unwrap();
+    while b.awaiting() == Some((1, None)) {
+        b.submit(1, ready(ReadyTrigger::InReach)).unwrap();
+        b.submit(1, Command::EndTurn).unwrap();
+    }
+    assert_eq!(b.awaiting().map(|a| a.0), Some(2), "Red's turn");
     let mark = b.log().len();
     let path = vec![Pos::new(9, 3), Pos::new(8, 2), Pos::new(7, 1)];
     b.submit(2, Command::Move { path, sprint: false, face: None }).unwrap();
     take_it(&mut b);
-    let fired: Vec<&Event> = since(&b, mark).into_iter().filter(|e| matches!(e, Event::ReadyFired { .. })).collect();
-    assert_eq!(fired, vec![&Event::ReadyFired { creature: first, at: 2 }]);
-    assert!(b.fighter(1 - first).readied.is_some(), "the other archer is still ready");
+    let fired = since(&b, mark).into_iter().filter(|e| matches!(e, Event::ReadyFired { .. })).cloned().collect();
+    (b, fired)
 }
