@@ -334,8 +334,10 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
             score.total += SLOPPINESS * noise(b.seed(), step, k as u64);
         }
     }
-    // Ties keep the earliest candidate (staying put comes before squares in order): a `max_by`
-    // would take the last, a bias toward the map's far corner.
+    // Ties keep the earliest candidate, the squares in order (the origin sorted among them): a
+    // `max_by` would take the last, a bias toward the map's far corner. Putting the origin
+    // first (no walking for nothing) was measured and left: within noise on ten levels, 0.2
+    // points more draws on the skirmish.
     let command = |plan: &Plan| plan.command(field.as_ref(), sprint_field.as_ref());
     let Some(best) = plans
         .iter()
