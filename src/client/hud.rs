@@ -326,7 +326,7 @@ const SHORT_KEYS: &str = "{Confirm}: move / attack   {Weapon1}-{Weapon6}: weapon
 
 const KEYS: &str = "{Confirm}: move / attack   {Weapon1}-{Weapon6}: weapon   {Cancel}: lower it\n\
 {TurnLeft}/{TurnRight}: turn   {Stand}/{Crouch}/{Prone}: stand/crouch/prone   {Sprint}: sprint\n\
-{Hide}: hide   {Search}: search   {Door}: open/close door   {Flee}: flee   {EndTurn}: end turn\n\
+{Hide}: hide   {Search}: search (001: spot)   {Door}: open/close door   {Flee}: flee   {EndTurn}: end turn\n\
 Items: {UseItem} use   {PickUp} pick up   {GiveItem} give   {DropItem} drop   {Ready}: ready   {Drag}: drag   {Lift}: lift/put down   {Mount}: mount/dismount\n\
 Arrows: cursor   Tab: next enemy   {ConfirmKey}: confirm\n\
 Defense: {Block}/{Dodge}/{Resist} block/dodge/resist, {NoReaction} none   {Counter}: counter\n\
