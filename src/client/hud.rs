@@ -31,6 +31,7 @@ pub fn plugin(app: &mut App) {
                 click_pause,
                 super::screens::shade_buttons,
                 show_end_turn,
+                make_room_for_help,
             )
                 .in_set(OnBattleScreen),
         );
@@ -137,6 +138,35 @@ fn show_end_turn(
     }
 }
 
+/// The panel's room at the bottom for the End turn row, and for the action bar above it.
+const BOTTOM_ROOM: f32 = 150.0;
+const BOTTOM_ROOM_FOR_HELP: f32 = 50.0;
+
+/// While F1's help is open the action bar steps aside: it covered the help's last lines (its
+/// keys do the same as its buttons, and F1 brings it back).
+fn make_room_for_help(
+    choice: Res<Choice>,
+    mut bar: Query<&mut Node, (With<super::actions::ActionBar>, Without<HudRoot>)>,
+    mut panel: Query<&mut Node, With<HudRoot>>,
+) {
+    // Out of the layout, not only unseen: the row's opaque background would still cover it.
+    let display = if choice.help { Display::None } else { Display::Flex };
+    for mut node in &mut bar {
+        if node.display != display {
+            node.display = display;
+        }
+    }
+    let room = px(if choice.help { BOTTOM_ROOM_FOR_HELP } else { BOTTOM_ROOM });
+    // The help runs past the panel's foot: cut it above the End turn row, not behind it.
+    let clip = if choice.help { OverflowClipMargin::content_box() } else { OverflowClipMargin::DEFAULT };
+    for mut node in &mut panel {
+        if node.padding.bottom != room || node.overflow_clip_margin != clip {
+            node.padding.bottom = room;
+            node.overflow_clip_margin = clip;
+        }
+    }
+}
+
 fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindings::KeyNames>) {
     // Only a player ends turns; watching, there is no button.
     commands.spawn((
@@ -181,7 +211,7 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindi
             width: px(PANEL_WIDTH),
             height: percent(100),
             // Room at the bottom for the End turn button.
-            padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(150) },
+            padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(BOTTOM_ROOM) },
             overflow: Overflow::clip(),
             ..default()
         },
