@@ -24,8 +24,11 @@ use crate::rules::costs::{DEFEND_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
 use crate::rules::facing::{Actor, Facing, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos};
-use crate::rules::movement::MoveField;
 use crate::rules::posture::{Posture, transition_cost};
+
+mod choice;
+use choice::Plan;
+pub(super) use choice::TurnChoice;
 
 /// What staying hidden is worth, times the profile's caution (an ambush not given away).
 const HIDING_WORTH: f64 = 2.0;
@@ -71,29 +74,6 @@ const STALL_STEP_WORTH: f64 = 0.15;
 /// then changes its mind must not turn back and forth forever.
 const MAX_FACE_COMMANDS: usize = 2;
 
-/// The first step of a scored plan for the rest of this turn.
-#[derive(Clone, Debug)]
-struct Plan {
-    /// A move's path holds only its destination until the plan leaves the planner (see
-    /// [`Plan::command`]): tracing the walk for every candidate square was ~3% of a battle.
-    first: Command,
-}
-
-impl Plan {
-    /// The command as the battle takes it: a move walks the path `walk` (or `sprint`) finds.
-    fn command(&self, walk: Option<&MoveField>, sprint: Option<&MoveField>) -> Command {
-        match &self.first {
-            Command::Move { path, sprint: sprinting, face } => {
-                let field = if *sprinting { sprint } else { walk };
-                let to = path.last().copied();
-                let path = field.zip(to).and_then(|(fl, to)| fl.path_to(to)).unwrap_or_default();
-                Command::Move { path, sprint: *sprinting, face: *face }
-            }
-            other => other.clone(),
-        }
-    }
-}
-
 pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProfile) -> (Command, Option<Explanation>) {
     match window {
         Some(WindowKind::Defense) => super::reactions::defend(b, me),
@@ -103,21 +83,6 @@ pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProf
             let choice = ranked_turn(b, me, p);
             (choice.command, choice.explanation)
         }
-    }
-}
-
-/// A turn decision with the other first commands it weighed, best first.
-pub(super) struct TurnChoice {
-    pub command: Command,
-    pub explanation: Option<Explanation>,
-    /// Distinct first commands of the plans weighed, best first (the chosen one first); empty
-    /// when the decision weighed nothing (fleeing, hiding, hunting the unseen).
-    pub ranked: Vec<Command>,
-}
-
-impl TurnChoice {
-    fn only(command: Command) -> TurnChoice {
-        TurnChoice { command, explanation: None, ranked: Vec::new() }
     }
 }
 

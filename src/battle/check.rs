@@ -95,6 +95,25 @@ pub(super) enum Plan {
     EndTurn,
 }
 
+/// Why a command was refused: the rule broken and a sentence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejection {
+    pub rule: &'static str,
+    pub reason: String,
+}
+
+impl Rejection {
+    pub fn new(rule: &'static str, reason: impl Into<String>) -> Self {
+        Rejection { rule, reason: reason.into() }
+    }
+}
+
+impl std::fmt::Display for Rejection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({})", self.reason, self.rule)
+    }
+}
+
 pub(super) fn reject<T>(rule: &'static str, reason: impl Into<String>) -> Result<T, Rejection> {
     Err(Rejection::new(rule, reason))
 }

@@ -1,6 +1,7 @@
 //! Commands into the battle and events out of it. The event stream is the single source for the
 //! log, the client's animations and replays.
 
+pub use super::check::Rejection;
 use crate::rules::attack::Defense;
 use crate::rules::creature::Attribute;
 use crate::rules::facing::Facing;
@@ -581,23 +582,4 @@ pub struct LogEntry {
     /// report, a replay's summary) skips these; a side's view includes them.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub partial: bool,
-}
-
-/// Why a command was refused: the rule broken and a sentence.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rejection {
-    pub rule: &'static str,
-    pub reason: String,
-}
-
-impl Rejection {
-    pub fn new(rule: &'static str, reason: impl Into<String>) -> Self {
-        Rejection { rule, reason: reason.into() }
-    }
-}
-
-impl std::fmt::Display for Rejection {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} ({})", self.reason, self.rule)
-    }
 }
