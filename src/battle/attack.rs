@@ -350,6 +350,9 @@ impl Battle {
             if harmful && !run.told_undefendable {
                 let reason = match &run.strike.defendable {
                     Err(e) => Some(e.rejection().to_string()),
+                    Ok(()) if !can_pay && self.creatures[run.id as usize].clock.is_some() => {
+                        Some("no instant while acting, keeping or in a gap (TIME-S5)".into())
+                    }
                     Ok(()) if !can_pay => Some("no AP or reaction left to defend (TIME-12, TIME-15)".into()),
                     Ok(()) => None,
                 };
@@ -533,6 +536,8 @@ impl Battle {
                 f.posture = Posture::Lying;
                 // TIME-E10: a readied attack does not survive being knocked out.
                 f.readied = None;
+                self.interrupt_clock(id, "fell unconscious");
+                let f = &mut self.creatures[id as usize];
                 if f.long_term.take().is_some() {
                     self.log_about(
                         Event::LongTermAborted { creature: id, reason: "fell unconscious (TIME-E5)".into() },

@@ -92,6 +92,8 @@ pub(super) enum Plan {
     Abort,
     Allocation(Vec<Attribute>),
     Delay(CreatureId),
+    /// TIME-S3: seconds of gap cut with fatigue.
+    CutGap(i32),
     EndTurn,
 }
 
@@ -185,6 +187,11 @@ impl Battle {
         };
         if wild {
             return reject("SPACE-1", "a square in the command lies far off the map");
+        }
+        if !matches!(self.phase, Phase::Over(_))
+            && let Some(plan) = self.plan_clock_command(id, command)
+        {
+            return plan;
         }
         match &self.phase {
             Phase::Over(_) => return reject("FLOW-E3", "the battle is over"),
@@ -393,6 +400,7 @@ impl Battle {
             Command::UseItem { item, on } => self.plan_use(id, item, *on),
             Command::Ready { weapon, trigger } => self.plan_ready(id, weapon, trigger),
             Command::EndTurn => Ok(Plan::EndTurn),
+            Command::CutGap { .. } => reject("TIME-S3", "no gap to cut"),
         }
     }
 }

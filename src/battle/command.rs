@@ -155,6 +155,11 @@ pub enum Command {
         trigger: ReadyTrigger,
     },
     EndTurn,
+    /// TIME-S3 (seconds mode): cut `seconds` off one's gap, an Activeness die a second
+    /// (TIME-E11); allowed at any moment.
+    CutGap {
+        seconds: i32,
+    },
 }
 
 impl ReadyTrigger {

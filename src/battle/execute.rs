@@ -34,20 +34,29 @@ impl Battle {
             }
             Ok(plan) => {
                 let side = self.sides[self.creatures[creature as usize].side].name.clone();
+                // Seconds mode: a long action is stored and carried out at its last second.
+                let declared = self.seconds_mode().then(|| command.clone());
                 self.log_to(Event::CommandAccepted { creature, command }, vec![side]);
                 // TIME-E10: readied attacks answer the command that set them off, no later one.
                 if matches!(self.phase, Phase::Turn(_)) {
                     self.ready_queue.clear();
                 }
+                if let Some(command) = declared
+                    && self.declare_action(creature, &command, &plan)
+                {
+                    self.sync_perception();
+                    return Ok(());
+                }
                 self.execute(creature, plan);
                 // Whatever the command changed, every side has been told what it now perceives.
                 self.sync_perception();
+                self.after_slot_command();
                 Ok(())
             }
         }
     }
 
-    fn execute(&mut self, id: CreatureId, plan: Plan) {
+    pub(super) fn execute(&mut self, id: CreatureId, plan: Plan) {
         match plan {
             Plan::Move { path, cost, sprint, face, drag } => self.do_move(id, path, cost, sprint, face, drag),
             Plan::Lift(body) => self.lift(id, body),
@@ -119,6 +128,8 @@ impl Battle {
                 self.sync_perception();
             }
             Plan::Flee => self.do_flee(id),
+            Plan::Abort if self.seconds_mode() => self.abort_action(id),
+            Plan::CutGap(seconds) => self.cut_gap(id, seconds),
             Plan::Abort => {
                 self.creatures[id as usize].long_term = None;
                 self.log_about(Event::LongTermAborted { creature: id, reason: "aborted".into() }, &[id]);

@@ -93,7 +93,9 @@ impl Battle {
         if path.path.is_empty() {
             return;
         }
-        // MOVE-11, TIME-E5: it interrupts the creature's long-term action.
+        // MOVE-11, TIME-E5: it interrupts the creature's long-term action (seconds mode: its
+        // running action or keep, TIME-S2, TIME-S4).
+        self.interrupt_clock(target, "forced movement (MOVE-11)");
         if self.creatures[target as usize].long_term.take().is_some() {
             self.log_about(
                 Event::LongTermAborted { creature: target, reason: "forced movement (MOVE-11, TIME-E5)".into() },
@@ -151,6 +153,7 @@ impl Battle {
         let fell = |onto| Event::Fell { creature: id, at, depth, dice, onto, rest };
         self.log_views(fell(under), |b, s| b.knows(s, id).then(|| fell(under.filter(|&u| b.knows(s, u)))));
         self.creatures[id as usize].fell = true;
+        self.interrupt_clock(id, "a fall (MOVE-12)");
         if let Some(other) = under {
             self.creatures[id as usize].origin = rest;
             self.seat_rider(id);
@@ -184,6 +187,9 @@ impl Battle {
 
     /// MOVE-E6: a creature that fell starts its next turn 1 AP short.
     pub(super) fn recover_from_fall(&mut self, id: CreatureId) {
+        if self.seconds_mode() {
+            return self.fall_gap(id);
+        }
         let f = &mut self.creatures[id as usize];
         if std::mem::take(&mut f.fell) && f.ap > 0 {
             f.ap -= 1;

@@ -168,6 +168,7 @@ impl Battle {
         them.ap -= cost;
         let left = them.ap;
         self.log_about(Event::ApSpent { creature: to, ap: cost, left }, &[to]);
+        self.start_gap(to, cost);
         let me = &mut self.creatures[id as usize];
         if let Some(i) = me.items.iter().position(|i| i == item) {
             me.items.remove(i);

@@ -32,6 +32,7 @@ mod reactions;
 pub mod ready;
 mod replay;
 pub mod script;
+mod seconds;
 mod senses;
 mod setup;
 mod spot;
@@ -52,6 +53,7 @@ pub use query::{AttackNumbers, AttackPreview, AttackQuery, DefenseOption, StepOp
 pub use reactions::WindowPreview;
 pub use ready::{READY_EXTRA_AP, Readied};
 pub use replay::{CHECKPOINT_EVERY, LogStates};
+pub use seconds::{Clock, ClockView};
 pub use setup::{MAX_SIDES, SetupError};
 pub use state::{Armed, Battle, Fighter, Phase, Placement, Presence, ReactionWindow};
 pub use strike_from::StrikeFrom;

@@ -175,6 +175,7 @@ impl Battle {
         self.log_views(off(Some(mount)), |b, s| b.knows(s, rider).then(|| off(b.knows(s, mount).then_some(mount))));
         if changed {
             self.log_about(Event::PostureChanged { creature: rider, posture, forced: true }, &[rider]);
+            self.interrupt_clock(rider, "a forced posture change (POST-5)");
         }
         // FLOW-10: landing in a hazard suffers it.
         self.suffer_hazard(rider);

@@ -66,6 +66,17 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             format!("Turn order: {}", order.iter().map(|m| name(b, *m)).collect::<Vec<_>>().join(", "))
         }
         Event::RoundStarted { round } => format!("— Round {round} —"),
+        Event::SecondStarted { round, second } => format!("— Round {round}, second {} —", second + 1),
+        Event::ActionBegun { creature, seconds } => {
+            format!("  {} starts an action of {seconds} seconds (TIME-S2)", name(b, *creature))
+        }
+        Event::ClockSet { creature, clock } => match clock.label() {
+            Some(face) => format!("  {}'s clock shows {face}", name(b, *creature)),
+            None => format!("  {} is free to act", name(b, *creature)),
+        },
+        Event::FatigueTaken { creature, seconds } => {
+            format!("  {} takes {seconds} fatigue to cut its gap", name(b, *creature))
+        }
         Event::TurnStarted { creature, ap } => format!("{}'s turn ({ap} AP)", name(b, *creature)),
         Event::CommandRejected { creature, command, rule, reason } => {
             format!("  ✗ {} cannot {}: {reason} ({rule})", name(b, *creature), describe_command(b, command))

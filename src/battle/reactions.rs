@@ -215,6 +215,7 @@ impl Battle {
         let against = counter.targets[0].id;
         let weapon = counter.weapon.key.clone();
         self.log_about(Event::ApSpent { creature: id, ap, left }, &[id]);
+        self.start_gap(id, ap);
         let declared = Event::CounterAttackDeclared { creature: id, weapon, against };
         self.log_views(declared.clone(), |b, s| (b.knows(s, id) && b.knows(s, against)).then(|| declared.clone()));
         attack.flow.counter = Some(Box::new(counter));
@@ -240,6 +241,7 @@ impl Battle {
                     f.ap -= DEFEND_AP;
                     let left = f.ap;
                     self.log_about(Event::ApSpent { creature: id, ap: DEFEND_AP, left }, &[id]);
+                    self.start_gap(id, DEFEND_AP);
                 }
                 let f = &self.creatures[id as usize];
                 let dice = self.defense_dice_of(f, f.posture, d);
@@ -266,6 +268,7 @@ impl Battle {
             f.ap -= ap;
             f.reacted_chain = chain;
         }
+        self.start_gap(id, ap);
         self.log_about(Event::QuickStepped { creature: id, to }, &[id]);
         let from = self.creatures[id as usize].origin;
         self.creatures[id as usize].noisy_round = Some(self.round);

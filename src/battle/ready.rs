@@ -140,24 +140,32 @@ impl Battle {
             }
             let Some(w) = f.weapon(&readied.weapon) else { continue };
             let cost = w.weapon.ap + READY_EXTRA_AP;
-            if f.ap < cost {
+            // Seconds mode: a kept attack needs no AP now (its gap pays for it, TIME-E11).
+            let keeping = matches!(f.clock, Some(super::seconds::Clock::Keeping));
+            if f.ap < cost && !keeping {
                 continue;
             }
             let target = Target::Creature(mover);
-            let Ok(Plan::Attack(mut flow, _)) = self.plan_attack(r, &readied.weapon, &target, &[], false) else {
+            let now = if keeping { cost } else { f.ap };
+            let held = std::mem::replace(&mut self.creatures[r as usize].ap, now);
+            let planned = self.plan_attack(r, &readied.weapon, &target, &[], false);
+            self.creatures[r as usize].ap = held;
+            let Ok(Plan::Attack(mut flow, _)) = planned else {
                 continue;
             };
             flow.owner = mover;
             flow.ap_paid = cost;
             let f = &mut self.creatures[r as usize];
             f.readied = None;
-            f.ap -= cost;
+            // Seconds mode: what it keeps (TIME-S4) is paid by the gap after it.
+            f.ap = if keeping { 0 } else { f.ap - cost };
             f.reacted_chain = flow.chain;
             let left = f.ap;
             // Told to whoever knows both; a side that does not see the shooter learns of the
             // attack only as `AttackedByUnseen` (PERC-3).
             self.log_among(Event::ReadyFired { creature: r, at: mover }, &[r, mover]);
             self.log_about(Event::ApSpent { creature: r, ap: cost, left }, &[r]);
+            self.start_gap(r, cost);
             // 001: the move has drawn its one emergency action; the other readied creatures
             // stay ready.
             if self.ruleset.reactions == crate::rules::ruleset::Reactions::OneEmergency001 {

@@ -157,6 +157,7 @@ impl Battle {
                 rider: None,
                 betrayed_to: Vec::new(),
                 locked_on: Vec::new(),
+                clock: None,
             });
         }
         // MOVE-E8: riders start in the saddle (the level checked the pairs).
@@ -179,6 +180,7 @@ impl Battle {
             order: Vec::new(),
             turn: 0,
             round: 0,
+            second: 0,
             max_rounds: l.max_rounds,
             victory: l.victory.clone(),
             phase: Phase::Turn(0),

@@ -123,6 +123,9 @@ pub struct Fighter {
     /// 001's Spot (`Ruleset::hiding: HideSpot001`): the sides that locked on to it while it
     /// hides, perceiving it until the round ends (battle/spot.rs).
     pub locked_on: Vec<usize>,
+    /// TIME-S7: the seconds mode's clock (running action, keep or gap); None when idle and
+    /// always in the AP model.
+    pub clock: Option<super::seconds::Clock>,
 }
 
 impl Fighter {
@@ -250,6 +253,8 @@ pub struct Battle {
     pub(super) order: Vec<CreatureId>,
     pub(super) turn: usize,
     pub(super) round: u32,
+    /// TIME-S1: the second within the round (seconds mode; always 0 in the AP model).
+    pub(super) second: u32,
     pub(super) max_rounds: u32,
     pub(super) victory: Vec<Victory>,
     pub(super) phase: Phase,

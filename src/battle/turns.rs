@@ -2,6 +2,7 @@
 //! start (TIME-E5), streaks (FLOW-E2) and victory (FLOW-3, FLOW-4, FLOW-E3).
 
 use super::check::Plan;
+use super::seconds::Clock;
 use super::state::*;
 use super::types::*;
 use crate::level::{Relation, Victory};
@@ -37,6 +38,7 @@ impl Battle {
         }
         self.sync_perception();
         self.turn = BEFORE_FIRST_SLOT;
+        self.second = 0;
     }
 
     pub(super) fn end_turn(&mut self) {
@@ -49,9 +51,15 @@ impl Battle {
     /// A creature's turn is over, however it ended (its command, a long-term action still
     /// under way, knocked out at its start): told, and a lost sense comes a turn closer to
     /// returning (FLOW-D3).
-    fn turn_ended(&mut self, id: CreatureId) {
+    pub(super) fn turn_ended(&mut self, id: CreatureId) {
         self.log_about(Event::TurnEnded { creature: id }, &[id]);
-        self.wear_off_sense_loss(id);
+        // Seconds mode: once a round, at its first second (battle/seconds.rs).
+        if self.first_second() {
+            self.wear_off_sense_loss(id);
+        }
+        if self.seconds_mode() {
+            self.settle_seconds_ap(id);
+        }
     }
 
     /// Step through the order to the next creature that needs input, ending rounds on the way.
@@ -66,6 +74,11 @@ impl Battle {
                 if self.join_latecomers() {
                     // The newcomers' slots follow the last one: step back onto the last.
                     self.turn = self.turn.wrapping_sub(1);
+                    continue;
+                }
+                // TIME-S1: seconds mode plays the round's seconds, every creature once in each.
+                if self.next_second() {
+                    self.turn = BEFORE_FIRST_SLOT;
                     continue;
                 }
                 self.end_round();
@@ -186,7 +199,15 @@ impl Battle {
         {
             let surprise_round = self.round == 0;
             let f = &mut self.creatures[id as usize];
-            f.ap = if surprise_round { f.max_ap.min(SURPRISE_AP) } else { f.max_ap };
+            // Seconds mode: running or in a gap, the slot passes with nothing to spend.
+            let busy = matches!(f.clock, Some(Clock::Running { .. } | Clock::Gap { .. }));
+            f.ap = if busy {
+                0
+            } else if surprise_round {
+                f.max_ap.min(SURPRISE_AP)
+            } else {
+                f.max_ap
+            };
             f.spent_this_turn = 0;
         }
         self.recover_from_fall(id);
@@ -195,8 +216,10 @@ impl Battle {
         self.phase = Phase::Turn(id);
         let ap = self.creatures[id as usize].ap;
         self.log_about(Event::TurnStarted { creature: id, ap }, &[id]);
-        // FLOW-10: a turn begun in a hazard starts with its harm.
-        self.suffer_hazard(id);
+        // FLOW-10: a turn begun in a hazard starts with its harm (seconds mode: once a round).
+        if self.first_second() {
+            self.suffer_hazard(id);
+        }
         if !self.creatures[id as usize].is_active() {
             self.turn_ended(id);
             self.check_victory(false);
@@ -209,6 +232,11 @@ impl Battle {
         if self.creatures[id as usize].attrs.is_unconscious() {
             self.turn_ended(id);
             return false;
+        }
+        if self.seconds_mode()
+            && let Some(window) = self.seconds_slot(id)
+        {
+            return window;
         }
         if let Some(mut lt) = self.creatures[id as usize].long_term.take() {
             let f = &mut self.creatures[id as usize];

@@ -78,6 +78,26 @@ pub enum Event {
     RoundStarted {
         round: u32,
     },
+    /// TIME-S1: the seconds mode's next second of the round (the first comes with the round).
+    SecondStarted {
+        round: u32,
+        second: u32,
+    },
+    /// TIME-S2: an action of `seconds` seconds is declared; it resolves at its last second.
+    ActionBegun {
+        creature: CreatureId,
+        seconds: i32,
+    },
+    /// TIME-S7: what the die by the token shows now.
+    ClockSet {
+        creature: CreatureId,
+        clock: super::seconds::ClockView,
+    },
+    /// TIME-S3, TIME-E11: fatigue taken to cut a gap (an Activeness die a second).
+    FatigueTaken {
+        creature: CreatureId,
+        seconds: i32,
+    },
     TurnStarted {
         creature: CreatureId,
         ap: i32,
@@ -481,7 +501,11 @@ impl Event {
     pub fn creatures(&self) -> Vec<CreatureId> {
         use Event::*;
         match self {
-            BattleStarted { .. } | RoundStarted { .. } | RoundEnded { .. } | BattleEnded { .. } => vec![],
+            BattleStarted { .. }
+            | RoundStarted { .. }
+            | SecondStarted { .. }
+            | RoundEnded { .. }
+            | BattleEnded { .. } => vec![],
             EncounterOpened { spots, .. } => spots.iter().map(|s| s.spotter).collect(),
             InitiativeRolled { members, .. } => members.clone(),
             TurnOrder { order } => order.clone(),
@@ -558,6 +582,9 @@ impl Event {
             | DoorBlocked { creature, .. }
             | Readied { creature, .. }
             | ReadyLapsed { creature }
+            | ActionBegun { creature, .. }
+            | ClockSet { creature, .. }
+            | FatigueTaken { creature, .. }
             | ItemPickedUp { creature, .. }
             | PickUpFailed { creature, .. }
             | ItemDropped { creature, .. }

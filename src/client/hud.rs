@@ -426,7 +426,14 @@ fn update_panel(
     let Ok(mut text) = text.single_mut() else { return };
     let b = &battle.battle;
     let mut out = String::new();
-    let _ = writeln!(out, "{}  -  round {}", b.level_name(), b.round());
+    if b.ruleset().time_model == crate::rules::ruleset::TimeModel::Seconds004 {
+        // TIME-S1: the seconds mode counts seconds within the round.
+        let second = b.second() + 1;
+        let of = crate::rules::seconds::SECONDS_PER_ROUND;
+        let _ = writeln!(out, "{}  -  round {}, second {second}/{of}", b.level_name(), b.round());
+    } else {
+        let _ = writeln!(out, "{}  -  round {}", b.level_name(), b.round());
+    }
     let awaited = b.awaiting();
     tracker_line(&mut out, b, &viewer, awaited.map(|(c, _)| c));
     let mine = player_awaited(&battle, &viewer);

@@ -44,6 +44,10 @@ pub fn rule_for(e: &Event) -> &'static str {
         Event::InitiativeRolled { .. } => "TIME-2: initiative is an Activeness roll; TIME-3: ties",
         Event::TurnOrder { .. } => "TIME-2: turns go by initiative, highest first",
         Event::RoundStarted { .. } | Event::RoundEnded { .. } => "TIME-6: a round is every creature's turn once",
+        Event::SecondStarted { .. } => "TIME-S1: in seconds mode every creature acts once a second, 3 seconds a round",
+        Event::ActionBegun { .. } => "TIME-S2, TIME-E11: an action of N AP lasts N seconds and resolves at its end",
+        Event::ClockSet { .. } => "TIME-S7: the die by the token counts an action's, a keep's or a gap's seconds",
+        Event::FatigueTaken { .. } => "TIME-S3, TIME-E11: a second of gap cut costs an Activeness die",
         Event::TurnStarted { .. } | Event::TurnEnded { .. } => "TIME-8: a turn starts with the creature's full AP",
         Event::CommandRejected { .. } => "the rule named in the line was broken; nothing changed",
         Event::CommandAccepted { .. } | Event::ApSpent { .. } => {
@@ -124,7 +128,9 @@ fn colour_for(e: &Event) -> Color {
     match e {
         Event::Damaged { .. } | Event::Unconscious { .. } | Event::Died { .. } => Color::srgb(1.0, 0.45, 0.4),
         Event::SegmentResolved { .. } | Event::Rolled { .. } => Color::srgb(0.8, 0.82, 0.78),
-        Event::TurnStarted { .. } | Event::RoundStarted { .. } => Color::srgb(1.0, 0.85, 0.45),
+        Event::TurnStarted { .. } | Event::RoundStarted { .. } | Event::SecondStarted { .. } => {
+            Color::srgb(1.0, 0.85, 0.45)
+        }
         Event::AttackDeclared { .. } | Event::AttackedByUnseen { .. } => Color::srgb(1.0, 0.7, 0.45),
         Event::Spotted { .. } | Event::LostSight { .. } => Color::srgb(0.6, 0.8, 1.0),
         _ => Color::srgb(0.7, 0.72, 0.68),

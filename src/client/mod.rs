@@ -14,6 +14,7 @@ mod bindings;
 mod board;
 mod card;
 mod click;
+mod clock_badge;
 mod cursor;
 pub mod editor;
 mod fate;
@@ -123,6 +124,7 @@ pub fn plugin(app: &mut App) {
             reload::plugin,
             sandbox::plugin,
             replay::plugin,
+            clock_badge::plugin,
         ));
 }
 

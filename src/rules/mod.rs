@@ -24,6 +24,7 @@ pub mod movement;
 pub mod objects;
 pub mod posture;
 pub mod ruleset;
+pub mod seconds;
 pub mod senses;
 
 pub use ruleset::Ruleset;

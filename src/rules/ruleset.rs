@@ -196,6 +196,17 @@ pub enum Reactions {
     OneEmergency001,
 }
 
+/// Timing models (TIME-S1…S7's Variants "time model").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TimeModel {
+    /// 003 (default): AP per round, reset at one's turn start (TIME-6, TIME-8).
+    #[default]
+    ApRounds,
+    /// 004's v7 seconds: one slot a second; actions last seconds, reactions leave gaps; every
+    /// AP cost converted by TIME-E11 (battle/seconds.rs).
+    Seconds004,
+}
+
 /// Initiative variants (TIME-3; Variants row 18): how tied initiative rolls are broken.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum InitiativeTies {
@@ -265,6 +276,8 @@ pub struct Ruleset {
     pub posture_effects: PostureEffects,
     /// How many reactions one action may draw (TIME-E6, or 001's one emergency action).
     pub reactions: Reactions,
+    /// How time is counted (TIME-6's AP rounds, or 004's seconds, TIME-S1).
+    pub time_model: TimeModel,
 }
 
 impl Default for Ruleset {
@@ -286,6 +299,7 @@ impl Default for Ruleset {
             hiding: Hiding::Meshal,
             posture_effects: PostureEffects::Meshal,
             reactions: Reactions::Meshal,
+            time_model: TimeModel::ApRounds,
         }
     }
 }

@@ -556,7 +556,7 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     ui.checkbox(&mut r.group_initiative, "group initiative (TIME-5)");
     use crate::rules::ruleset::{
         AreaCoverage, AttackResolution, Attempts, DicePoints, FacingArcs, FateOffer, Hiding, InitiativeTies,
-        PostureCosts, PostureEffects, Reactions,
+        PostureCosts, PostureEffects, Reactions, TimeModel,
     };
     use AttackResolution as Attack;
     variant_row(ui, "attack resolution", &mut r.attack_resolution, &[Attack::Meshal, Attack::Test001]);
@@ -574,6 +574,7 @@ fn level_section(ui: &mut egui::Ui, e: &mut Editor) {
     let effects = [PostureEffects::Meshal, PostureEffects::Table001];
     variant_row(ui, "posture effects (POST-3)", &mut r.posture_effects, &effects);
     variant_row(ui, "areas", &mut r.area_coverage, &[AreaCoverage::Meshal, AreaCoverage::Dnd]);
+    variant_row(ui, "time (TIME-S1)", &mut r.time_model, &[TimeModel::ApRounds, TimeModel::Seconds004]);
     if r != e.doc.level().ruleset {
         e.edit(Edit::SetRuleset(r));
     }
