@@ -59,6 +59,9 @@ pub(super) fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: O
         f.posture.name(),
         f.facing.name()
     );
+    if let Some(clock) = clock_line(b.clock(f.id)) {
+        let _ = writeln!(out, "  {clock}");
+    }
     let _ = writeln!(out, "  {}", pools(f));
     let p = &f.protection;
     let _ = writeln!(out, "  protection: physical {}, erosion {}, spectral {}", p.physical, p.erosion, p.spectral);
@@ -143,5 +146,16 @@ mod tests {
              is next to it (PERC-4)"
         );
         assert!(super::senses_line(b.fighter(1)).ends_with("; relies on sight; INVISIBLE (PERC-E6)"));
+    }
+}
+
+/// TIME-S7 in words, for the seconds mode (None while the creature is free to act).
+fn clock_line(clock: crate::battle::ClockView) -> Option<String> {
+    use crate::battle::ClockView;
+    match clock {
+        ClockView::Idle => None,
+        ClockView::Running { left } => Some(format!("acting: its action resolves in {left} s (TIME-S2)")),
+        ClockView::Keeping => Some("keeping a readied attack until its next slot (TIME-S4)".into()),
+        ClockView::Gap { left } => Some(format!("in a gap: {left} s before it may act or react (TIME-S3)")),
     }
 }
