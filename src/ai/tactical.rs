@@ -123,6 +123,11 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
                 return TurnChoice::only(look);
             }
         }
+        // Walking into the unknown, the last AP is kept: whoever comes into view then finds it
+        // able to defend (or, readied, to shoot) rather than spent at the end of its walk.
+        if f.ap <= crate::rules::costs::DEFEND_AP && f.spent_this_turn > 0 {
+            return TurnChoice::only(Command::EndTurn);
+        }
         // Hunting for the unseen, but not back to where it came from this turn.
         let left = left_this_turn(b, me);
         return TurnChoice::only(match super::baseline(b, me, None) {
