@@ -120,6 +120,17 @@ pub(super) fn creature_card(out: &mut String, b: &Battle, f: &Fighter, choice: O
     }
 }
 
+/// TIME-S7 in words, for the seconds mode (None while the creature is free to act).
+fn clock_line(clock: crate::battle::ClockView) -> Option<String> {
+    use crate::battle::ClockView;
+    match clock {
+        ClockView::Idle => None,
+        ClockView::Running { left } => Some(format!("acting: its action resolves in {left} s (TIME-S2)")),
+        ClockView::Keeping => Some("keeping a readied attack until its next slot (TIME-S4)".into()),
+        ClockView::Gap { left } => Some(format!("in a gap: {left} s before it may act or react (TIME-S3)")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::battle::Battle;
@@ -147,15 +158,15 @@ mod tests {
         );
         assert!(super::senses_line(b.fighter(1)).ends_with("; relies on sight; INVISIBLE (PERC-E6)"));
     }
-}
 
-/// TIME-S7 in words, for the seconds mode (None while the creature is free to act).
-fn clock_line(clock: crate::battle::ClockView) -> Option<String> {
-    use crate::battle::ClockView;
-    match clock {
-        ClockView::Idle => None,
-        ClockView::Running { left } => Some(format!("acting: its action resolves in {left} s (TIME-S2)")),
-        ClockView::Keeping => Some("keeping a readied attack until its next slot (TIME-S4)".into()),
-        ClockView::Gap { left } => Some(format!("in a gap: {left} s before it may act or react (TIME-S3)")),
+    // RULES: TIME-S7 — the card says in words what the die by the token counts.
+    #[test]
+    fn the_card_says_what_the_clock_counts() {
+        use crate::battle::ClockView;
+        assert_eq!(super::clock_line(ClockView::Idle), None);
+        let running = super::clock_line(ClockView::Running { left: 2 }).unwrap();
+        assert_eq!(running, "acting: its action resolves in 2 s (TIME-S2)");
+        assert!(super::clock_line(ClockView::Gap { left: 1 }).unwrap().starts_with("in a gap: 1 s"));
+        assert!(super::clock_line(ClockView::Keeping).unwrap().contains("TIME-S4"));
     }
 }
