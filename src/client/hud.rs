@@ -32,6 +32,7 @@ pub fn plugin(app: &mut App) {
                 super::screens::shade_buttons,
                 show_end_turn,
                 make_room_for_help,
+                scroll_panel,
             )
                 .in_set(OnBattleScreen),
         );
@@ -167,6 +168,39 @@ fn make_room_for_help(
     }
 }
 
+/// Pixels the panel scrolls per wheel notch.
+const PANEL_SCROLL_STEP: f32 = 40.0;
+
+/// The wheel over the panel scrolls it (the layout keeps the offset within its content); its
+/// text starts from the top again whenever F1's help opens or closes.
+fn scroll_panel(
+    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
+    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
+    choice: Res<Choice>,
+    mut panel: Query<&mut ScrollPosition, With<HudRoot>>,
+    mut help_was: Local<bool>,
+) {
+    let over_panel = window
+        .single()
+        .ok()
+        .and_then(|w| Some((w.cursor_position()?, w.width())))
+        .is_some_and(|(c, w)| c.x >= w - PANEL_WIDTH);
+    let notches: f32 = wheel.read().map(|w| w.y.signum()).sum();
+    let reset = std::mem::replace(&mut *help_was, choice.help) != choice.help;
+    for mut at in &mut panel {
+        let y = if reset {
+            0.0
+        } else if over_panel {
+            (at.y - notches * PANEL_SCROLL_STEP).max(0.0)
+        } else {
+            at.y
+        };
+        if at.y != y {
+            at.y = y;
+        }
+    }
+}
+
 fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindings::KeyNames>) {
     // Only a player ends turns; watching, there is no button.
     commands.spawn((
@@ -212,7 +246,8 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindi
             height: percent(100),
             // Room at the bottom for the End turn button.
             padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(BOTTOM_ROOM) },
-            overflow: Overflow::clip(),
+            // Longer than the window (F1's help, a long card): the wheel scrolls it.
+            overflow: Overflow::scroll_y(),
             ..default()
         },
         BackgroundColor(Color::srgba(0.07, 0.08, 0.1, 0.94)),
@@ -361,7 +396,7 @@ Items: {UseItem} use   {PickUp} pick up   {GiveItem} give   {DropItem} drop   {R
 Arrows: cursor   Tab: next enemy   {ConfirmKey}: confirm\n\
 Defense: {Block}/{Dodge}/{Resist} block/dodge/resist, {NoReaction} none   {Counter}: counter\n\
 Curve ready: {Bend} bend it here, click ends it   Fate: 1-6 pick a die, {RaiseFate} next, Enter spend\n\
-{PanUp}{PanLeft}{PanDown}{PanRight}: pan   Wheel: zoom   V: whole map   L: follow\n\
+{PanUp}{PanLeft}{PanDown}{PanRight}: pan   Wheel: zoom (over this panel: scroll it)   V: whole map   L: follow\n\
 {Help}: help   {Reasons}: AI reasons   PgUp/PgDn: log   P: pause\n\
 {ToggleReach}-{ToggleGrid}: reach/facing/threat/sight/fog/grid\n\
 {ToggleAutoDefend}: auto-defend on/off   {ToggleFatePrompts}: Fate prompts on/off   {Additive}: power strike etc.\n\
