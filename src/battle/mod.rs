@@ -17,6 +17,7 @@ mod command;
 pub mod danger;
 mod drag;
 mod engage;
+mod event_subjects;
 mod execute;
 pub mod explain;
 mod fate;
