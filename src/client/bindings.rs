@@ -205,6 +205,7 @@ impl PlayerAction {
             (Lift, KeyCode::Slash),
             (Mount, KeyCode::Semicolon),
             (Flee, KeyCode::KeyG),
+            (FreeUp, KeyCode::Backspace),
             (Block, KeyCode::KeyB),
             // In the turn, with a curve ready, B bends it (`bends.rs`); in a defense window, Block.
             (Bend, KeyCode::KeyB),

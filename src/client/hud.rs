@@ -399,6 +399,7 @@ Curve ready: {Bend} bend it here, click ends it   Fate: 1-6 pick a die, {RaiseFa
 {PanUp}{PanLeft}{PanDown}{PanRight}: pan   Wheel: zoom (over this panel: scroll it)   V: whole map   L: follow\n\
 {Help}: help   {Reasons}: AI reasons   PgUp/PgDn: log   P: pause\n\
 {ToggleReach}-{ToggleGrid}: reach/facing/threat/sight/fog/grid\n\
+Seconds mode: {FreeUp} abort the action / cut a gap second (an Activeness die)
 {ToggleAutoDefend}: auto-defend on/off   {ToggleFatePrompts}: Fate prompts on/off   {Additive}: power strike etc.\n\
 {FastForward} (hold): hurry the AI   {Slower}/{Faster}: AI slower/faster";
 

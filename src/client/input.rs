@@ -57,6 +57,9 @@ pub enum PlayerAction {
     /// a move in reach.
     Ready,
     Flee,
+    /// Seconds mode: abort the running action (TIME-S2) or cut a second of gap with fatigue
+    /// (TIME-S3) of one's creature under the pointer, else of the first busy one (`free_up.rs`).
+    FreeUp,
     Block,
     Dodge,
     Resist,

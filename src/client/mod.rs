@@ -20,6 +20,7 @@ pub mod editor;
 mod fate;
 mod flow;
 mod frame_cost;
+mod free_up;
 mod gauges;
 mod hud;
 mod input;
@@ -125,6 +126,7 @@ pub fn plugin(app: &mut App) {
             sandbox::plugin,
             replay::plugin,
             clock_badge::plugin,
+            free_up::plugin,
         ));
 }
 
