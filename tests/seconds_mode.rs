@@ -382,3 +382,40 @@ fn time_s7_the_die_counts_down() {
     assert_eq!(ClockView::Running { left: 2 }.label().as_deref(), Some("A2"));
     assert_eq!(ClockView::Gap { left: 1 }.label().as_deref(), Some("G1"));
 }
+
+// RULES: TIME-S2, FLOW-5 — a flight (3 AP) is [Action 3]; made good at its last second, it ends
+// the fleer's slot itself, and the next creature in the order is asked, not skipped.
+#[test]
+fn time_s2_a_flight_resolved_at_its_last_second_skips_nobody() {
+    let runner = r#"(name: "Runner", template: "human_fighter", side: "Blue", at: (1, 1), facing: W,
+        overrides: (activeness: Some(12)))"#;
+    let friend = r#"(name: "Friend", template: "human_fighter", side: "Blue", at: (1, 3), facing: W)"#;
+    let red = r#"(name: "Red", template: "human_fighter", side: "Red", at: (8, 2), facing: W)"#;
+    let l = seconds_level(&[runner, friend, red]);
+    let mut fled = 0;
+    for seed in 0..400 {
+        let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
+        if b.order() != [0, 1, 2] {
+            continue;
+        }
+        b.adjust_for_scenario(0, |f| f.hit_free_streak = 5);
+        b.submit(0, Command::Flee).unwrap();
+        assert_eq!(b.clock(0), ClockView::Running { left: 2 });
+        for _ in 0..2 {
+            b.submit(1, Command::EndTurn).unwrap();
+            b.submit(2, Command::EndTurn).unwrap();
+        }
+        // The third second began with the runner's slot: the flight was made then.
+        let made = b.log().iter().any(|e| matches!(e.event, Event::FleeAttempted { creature: 0, .. }));
+        assert!(made, "seed {seed}: the flight is made at its last second");
+        assert_eq!(b.second(), 2);
+        assert_eq!(b.awaiting(), Some((1, None)), "seed {seed}: the friend's slot comes next");
+        if b.fighter(0).presence == Presence::Fled {
+            fled += 1;
+            if fled == 3 {
+                return;
+            }
+        }
+    }
+    panic!("the runner got away {fled} times");
+}

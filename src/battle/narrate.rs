@@ -72,7 +72,8 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         }
         Event::ClockSet { creature, clock } => match clock.label() {
             Some(face) => format!("  {}'s clock shows {face}", name(b, *creature)),
-            None => format!("  {} is free to act", name(b, *creature)),
+            // Also when an unconscious creature's gap is dropped: not "free to act".
+            None => format!("  {}'s clock is clear", name(b, *creature)),
         },
         Event::FatigueTaken { creature, seconds } => {
             format!("  {} takes {seconds} fatigue to cut its gap", name(b, *creature))

@@ -173,8 +173,8 @@ impl Battle {
     }
 
     /// In its slot, before anything else: a busy creature's second passes. Returns `Some` when
-    /// the slot is settled without asking for input (`Some(true)`: a resolved action opened a
-    /// window), `None` when the creature acts now.
+    /// the slot is settled without asking for input (`Some(true)`: a resolved action settled
+    /// the phase itself, see `resolve_action`), `None` when the creature acts now.
     pub(super) fn seconds_slot(&mut self, id: CreatureId) -> Option<bool> {
         match self.creatures[id as usize].clock.take() {
             None | Some(Clock::Keeping) => {
@@ -204,7 +204,9 @@ impl Battle {
     }
 
     /// TIME-S2: the action's last second is over: targets are chosen and effects computed now,
-    /// by the same check as any command. Returns whether a reaction window opened.
+    /// by the same check as any command. Returns whether the phase is settled without this
+    /// slot: a reaction window opened, the battle ended, or the action ended the creature's
+    /// turn itself (it fled, or fell to a counter) and later slots have already begun.
     fn resolve_action(&mut self, id: CreatureId, command: Command, seconds: i32) -> bool {
         self.show_clock(id);
         {
@@ -225,14 +227,11 @@ impl Battle {
             }
             Err(why) => self.waste_action(id, &why),
         }
-        match self.phase {
-            Phase::Turn(c) if c == id => {
-                self.close_slot(id);
-                false
-            }
-            Phase::Window(_) => true,
-            _ => false,
+        if self.phase == Phase::Turn(id) {
+            self.close_slot(id);
+            return false;
         }
+        true
     }
 
     /// GEN-7 / TIME-S2: an action its last second finds impossible comes to nothing; its own
