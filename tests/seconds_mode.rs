@@ -419,3 +419,49 @@ fn time_s2_a_flight_resolved_at_its_last_second_skips_nobody() {
     }
     panic!("the runner got away {fled} times");
 }
+
+// RULES: TIME-S2, TIME-14 — a blow cancelled by the target's Quick Step gives no time back in
+// seconds: the attacker's slot is spent (it is not asked again in the same second) and it holds
+// no AP for an instant; and (TIME-E10) only its own side is told that a creature keeps a
+// readied attack.
+#[test]
+fn time_s2_a_cancelled_blow_gives_no_time_back() {
+    let guard = r#"(name: "Guard", template: "human_fighter", side: "Blue", at: (3, 2), facing: E)"#;
+    let duelist = r#"(name: "Duelist", template: "human_duelist", side: "Red", at: (4, 2), facing: W)"#;
+    let l = seconds_level(&[guard, duelist]);
+    let mut cancelled = 0;
+    for seed in 0..300 {
+        let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
+        if b.order() != [0, 1] {
+            continue;
+        }
+        if cancelled == 0 {
+            let mut keeper = b.clone();
+            keeper.submit(0, Command::Ready { weapon: "sword".into(), trigger: ReadyTrigger::InReach }).unwrap();
+            let keep =
+                keeper.log().iter().find(|e| e.event == Event::ClockSet { creature: 0, clock: ClockView::Keeping });
+            let told = keep.map(|e| e.visible_to.clone());
+            assert_eq!(told, Some(vec!["Blue".to_string()]), "the keep is Blue's secret");
+        }
+        b.submit(0, sword_on(1)).unwrap();
+        if b.awaiting() != Some((1, Some(WindowKind::BeforeAttack))) {
+            continue;
+        }
+        b.submit(1, Command::QuickStep { to: Pos::new(5, 2), face: None }).unwrap();
+        decline_all(&mut b);
+        if !b.log().iter().any(|e| matches!(e.event, Event::AttackCancelled { attacker: 0, .. })) {
+            continue;
+        }
+        assert_eq!(b.fighter(0).ap, 3, "seed {seed}: idle again between slots, with its full AP");
+        assert_eq!(
+            (b.second(), b.awaiting()),
+            (1, Some((0, None))),
+            "seed {seed}: the guard's next slot is the next second's"
+        );
+        cancelled += 1;
+        if cancelled == 2 {
+            return;
+        }
+    }
+    panic!("no blow was cancelled ({cancelled})");
+}

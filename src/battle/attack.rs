@@ -526,6 +526,12 @@ impl Battle {
             if !f.is_active() {
                 continue;
             }
+            // Seconds mode: down, a creature's action, keep or gap ends, even if it was lying
+            // already (TIME-S2).
+            if f.attrs.is_unconscious() || f.attrs.is_dead() {
+                self.interrupt_clock(id, "fell unconscious");
+            }
+            let f = &self.creatures[id as usize];
             if f.attrs.is_dead() {
                 self.die(id);
                 self.drop_carried(id);
@@ -536,8 +542,6 @@ impl Battle {
                 f.posture = Posture::Lying;
                 // TIME-E10: a readied attack does not survive being knocked out.
                 f.readied = None;
-                self.interrupt_clock(id, "fell unconscious");
-                let f = &mut self.creatures[id as usize];
                 if f.long_term.take().is_some() {
                     self.log_about(
                         Event::LongTermAborted { creature: id, reason: "fell unconscious (TIME-E5)".into() },

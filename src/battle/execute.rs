@@ -155,9 +155,15 @@ impl Battle {
         if ap == 0 {
             return;
         }
+        // TIME-S5 (seconds mode): while its action lasts (the rest of its slot) the actor has
+        // nothing left for an instant.
+        let acting = self.seconds_mode() && self.phase == Phase::Turn(id);
         let f = &mut self.creatures[id as usize];
         f.ap -= ap;
         f.spent_this_turn += ap;
+        if acting {
+            f.ap = 0;
+        }
         let left = f.ap;
         self.log_about(Event::ApSpent { creature: id, ap, left }, &[id]);
     }

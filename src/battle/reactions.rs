@@ -72,6 +72,8 @@ impl Battle {
         f.can_act()
             && !f.surprised
             && f.ap >= ap
+            // TIME-S5 (seconds mode): no instant while acting, keeping or in a gap, even a free one.
+            && f.clock.is_none()
             && f.reacted_chain != chain
             && f.long_term.is_none()
             && self.perceives(t, attacker)
@@ -300,7 +302,9 @@ impl Battle {
         let a = &self.creatures[attacker as usize];
         match self.reach(a, a.placement(), id, to, &attack.flow.weapon) {
             Err(why) => {
-                let refund = attack.flow.ap_paid;
+                // Seconds mode: time spent on a cancelled action is lost (TIME-S2); no AP
+                // comes back into a gap or into the slot the action used.
+                let refund = if self.seconds_mode() { 0 } else { attack.flow.ap_paid };
                 let key = attack.flow.weapon.key.clone();
                 let a = &mut self.creatures[attacker as usize];
                 a.ap += refund;

@@ -159,6 +159,14 @@ impl Battle {
         true
     }
 
+    /// A keep (a readied attack waiting) and its end are told to the creature's own side only,
+    /// as the readiness itself is (TIME-E10): other sides see nothing of it until it fires.
+    fn show_keep(&mut self, id: CreatureId) {
+        let clock = self.clock(id);
+        let side = self.sides[self.creatures[id as usize].side].name.clone();
+        self.log_to(Event::ClockSet { creature: id, clock }, vec![side]);
+    }
+
     /// Tell whoever perceives the creature what its clock shows now.
     fn show_clock(&mut self, id: CreatureId) {
         let clock = self.clock(id);
@@ -177,9 +185,11 @@ impl Battle {
     /// the phase itself, see `resolve_action`), `None` when the creature acts now.
     pub(super) fn seconds_slot(&mut self, id: CreatureId) -> Option<bool> {
         match self.creatures[id as usize].clock.take() {
-            None | Some(Clock::Keeping) => {
+            None => None,
+            Some(Clock::Keeping) => {
                 // TIME-S4: the keep ends with the slot it lasted until (the readied attack
                 // lapses with `lapse_ready`).
+                self.show_keep(id);
                 None
             }
             Some(Clock::Gap { left }) => {
@@ -278,7 +288,7 @@ impl Battle {
         let f = &mut self.creatures[c as usize];
         if f.readied.is_some() && f.clock.is_none() {
             f.clock = Some(Clock::Keeping);
-            self.show_clock(c);
+            self.show_keep(c);
             self.end_turn();
         } else if f.spent_this_turn > 0 {
             self.end_turn();
@@ -312,6 +322,8 @@ impl Battle {
             Some(Clock::Keeping) => {
                 self.creatures[id as usize].clock = None;
                 self.lapse_ready(id);
+                self.settle_seconds_ap(id);
+                return self.show_keep(id);
             }
             // Out of the fight, a gap no longer counts down anything.
             Some(Clock::Gap { .. }) if !self.creatures[id as usize].can_act() => {
@@ -328,6 +340,7 @@ impl Battle {
         let me = self.creatures.get(id as usize)?;
         match command {
             Command::AbortLongTerm if self.seconds_mode() && me.long_term.is_none() => Some(match me.clock {
+                _ if !me.can_act() => reject("CRE-6", format!("{} is out of the fight", me.name)),
                 Some(Clock::Running { .. }) => Ok(Plan::Abort),
                 _ => reject("TIME-S2", format!("{} has no action under way to abort", me.name)),
             }),
@@ -342,6 +355,11 @@ impl Battle {
         }
         if !me.can_act() {
             return reject("CRE-6", format!("{} is out of the fight", me.name));
+        }
+        // Engine decision: not while an attack waits for a reaction (its dice could knock the
+        // creature out with a window of its own still open).
+        if matches!(self.phase, Phase::Window(_)) {
+            return reject("TIME-S3", "a gap is cut between actions, not while an attack waits for a reaction");
         }
         let Some(Clock::Gap { left }) = me.clock else {
             return reject("TIME-S3", format!("{} is in no gap", me.name));

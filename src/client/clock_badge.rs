@@ -5,7 +5,7 @@
 
 use super::TILE;
 use super::screens::OnBattleScreen;
-use crate::battle::{ActiveBattle, CreatureToken, OnGrid};
+use crate::battle::{ActiveBattle, ClockView, CreatureToken, OnGrid};
 use crate::rules::ruleset::TimeModel;
 use bevy::prelude::*;
 use bevy::text::FontSize;
@@ -51,12 +51,16 @@ fn show_clocks(
     tokens: Query<(&CreatureToken, &Children)>,
     mut badges: Query<(&mut Text2d, &mut Visibility), With<ClockBadge>>,
     battle: Res<ActiveBattle>,
+    viewer: Res<super::Viewer>,
 ) {
     if battle.battle.ruleset().time_model != TimeModel::Seconds004 {
         return;
     }
     for (token, children) in &tokens {
-        let label = battle.battle.clock(token.id).label();
+        let clock = battle.battle.clock(token.id);
+        // A keep is a readied attack: only its own side knows of it (TIME-E10).
+        let secret = clock == ClockView::Keeping && token.side != viewer.side && !viewer.omniscient;
+        let label = if secret { None } else { clock.label() };
         for child in children.iter() {
             let Ok((mut text, mut shown)) = badges.get_mut(child) else { continue };
             let wanted = if label.is_some() { Visibility::Inherited } else { Visibility::Hidden };
