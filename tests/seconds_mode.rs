@@ -21,11 +21,16 @@ fn seconds_level(creatures: &[&str]) -> LoadedLevel {
 
 /// The battle on the first seed whose turn order is the creatures' level order.
 fn in_level_order(l: &LoadedLevel) -> Battle {
+    battles_in_level_order(l, 4000).next().expect("some seed orders the creatures as listed").1
+}
+
+/// The battles, seed by seed (with their seeds), whose turn order is the level order: what the
+/// tests that need a roll to fall a certain way look through.
+fn battles_in_level_order(l: &LoadedLevel, seeds: u64) -> impl Iterator<Item = (u64, Battle)> + '_ {
     let n = l.level.creatures.len() as CreatureId;
-    (0..4000)
-        .map(|seed| Battle::new(l, builtin_compendium(), seed).unwrap())
-        .find(|b| b.order() == (0..n).collect::<Vec<_>>().as_slice())
-        .expect("some seed orders the creatures as listed")
+    (0..seeds)
+        .map(move |seed| (seed, Battle::new(l, builtin_compendium(), seed).unwrap()))
+        .filter(move |(_, b)| b.order() == (0..n).collect::<Vec<_>>().as_slice())
 }
 
 const BLUE: &str = r#"(name: "Blue", template: "human_fighter", side: "Blue", at: (3, 2), facing: E)"#;
@@ -140,11 +145,7 @@ fn time_s2_forced_move_interrupts() {
         overrides: (might: Some(12)))"#;
     let l = seconds_level(&[BLUE, guard]);
     let mut interrupted = 0;
-    for seed in 0..400 {
-        let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
-        if b.order() != [0, 1] {
-            continue;
-        }
+    for (seed, mut b) in battles_in_level_order(&l, 400) {
         b.submit(0, strike(&["power_strike"])).unwrap();
         let hammer = Command::Attack { weapon: "warhammer".into(), target: Target::Creature(0), additives: vec![] };
         let mark = b.log().len();
@@ -213,11 +214,7 @@ fn red_answers(b: &mut Battle, defend: bool) -> Vec<WindowKind> {
 fn time_s3_a_reaction_leaves_a_gap_and_time_s5_no_instant_in_it() {
     let l = two_on_one_level();
     let mut shown = 0;
-    for seed in 0..300 {
-        let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
-        if b.order() != [0, 1, 2] {
-            continue;
-        }
+    for (seed, mut b) in battles_in_level_order(&l, 300) {
         b.submit(0, sword_on(2)).unwrap();
         if !red_answers(&mut b, true).contains(&WindowKind::Defense) {
             continue; // the first blow missed: nothing to defend
@@ -393,11 +390,7 @@ fn time_s2_a_flight_resolved_at_its_last_second_skips_nobody() {
     let red = r#"(name: "Red", template: "human_fighter", side: "Red", at: (8, 2), facing: W)"#;
     let l = seconds_level(&[runner, friend, red]);
     let mut fled = 0;
-    for seed in 0..400 {
-        let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
-        if b.order() != [0, 1, 2] {
-            continue;
-        }
+    for (seed, mut b) in battles_in_level_order(&l, 400) {
         b.adjust_for_scenario(0, |f| f.hit_free_streak = 5);
         b.submit(0, Command::Flee).unwrap();
         assert_eq!(b.clock(0), ClockView::Running { left: 2 });
@@ -430,11 +423,7 @@ fn time_s2_a_cancelled_blow_gives_no_time_back() {
     let duelist = r#"(name: "Duelist", template: "human_duelist", side: "Red", at: (4, 2), facing: W)"#;
     let l = seconds_level(&[guard, duelist]);
     let mut cancelled = 0;
-    for seed in 0..300 {
-        let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
-        if b.order() != [0, 1] {
-            continue;
-        }
+    for (seed, mut b) in battles_in_level_order(&l, 300) {
         if cancelled == 0 {
             let mut keeper = b.clone();
             keeper.submit(0, Command::Ready { weapon: "sword".into(), trigger: ReadyTrigger::InReach }).unwrap();
