@@ -72,7 +72,7 @@ fn cache_key(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> u64 {
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (b.seed(), b.round(), b.level_file(), me.id, me.attrs).hash(&mut h);
     // Doors opened, objects broken (the map's revision) and the level it walks on (a pit).
-    (b.map().revision(), b.map().depth_under(me.footprint())).hash(&mut h);
+    (b.map().fingerprint(), b.map().depth_under(me.footprint())).hash(&mut h);
     for &e in enemies {
         let f = b.fighter(e);
         (e, f.origin, f.attrs).hash(&mut h);

@@ -83,12 +83,21 @@ pub(super) fn noise(seed: u64, step: u64, option: u64) -> f64 {
 }
 
 /// Squares this creature has moved away from since its turn started: a plan that takes it back
-/// to one is a change of mind, and a move spent on undoing a move is a move wasted.
+/// to one is a change of mind, and a move spent on undoing a move is a move wasted. Unless its
+/// side has since caught sight of a hostile: then going back is a retreat from what the move
+/// found (an archer exploring out of a corridor into an enemy archer's view, barred from the
+/// square it came from, stood in the open and was shot down).
 pub(super) fn left_this_turn(b: &Battle, me: CreatureId) -> Vec<Pos> {
+    let f = b.fighter(me);
+    let side = &b.sides()[f.side].name;
     b.log()
         .iter()
         .rev()
-        .take_while(|e| !matches!(e.event, Event::TurnStarted { creature, .. } if creature == me))
+        .take_while(|e| match &e.event {
+            Event::TurnStarted { creature, .. } => *creature != me,
+            Event::Spotted { side: s, creature } => s != side || !b.hostile(me, *creature),
+            _ => true,
+        })
         .filter_map(|e| match &e.event {
             Event::Moved { creature, path, .. } if *creature == me && !e.partial => path.first().copied(),
             _ => None,
@@ -135,4 +144,50 @@ pub(super) fn main_threat_facing(b: &Battle, me: &Fighter, at: Pos, enemies: &[C
         .filter(|e| e.can_act())
         .min_by_key(|e| (footprint_distance(mf, e.footprint()), e.id))
         .map_or(me.facing, |e| Facing::toward_footprint(mf, e.footprint()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::Command;
+    use crate::level::{builtin_compendium, parse_level};
+
+    /// A room split by a wall open only along its southern row: the foe waits behind it.
+    fn battle() -> Battle {
+        let map = ["WWWWWWWWWWWW", "W.....W....W", "W.....W....W", "W..........W", "WWWWWWWWWWWW"];
+        let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
+        let text = format!(
+            r#"(name: "left", map: [{}], legend: {{ '.': "floor", 'W': "wall" }},
+                terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
+                sides: [(name: "Us"), (name: "Them")],
+                creatures: [(name: "Me", template: "human_fighter", side: "Us", at: (1, 3), facing: E),
+                            (name: "Foe", template: "human_fighter", side: "Them", at: (10, 1), facing: W)])"#,
+            rows.join(", ")
+        );
+        let level = parse_level("left.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+        let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+        while let Some((c, None)) = b.awaiting().filter(|a| a.0 != 0) {
+            b.submit(c, Command::EndTurn).unwrap();
+        }
+        b
+    }
+
+    fn step(b: &mut Battle, to: Pos) {
+        let path = b.path_to(0, to, false).expect("a move can end there");
+        b.submit(0, Command::Move { path, sprint: false, face: None }).unwrap();
+    }
+
+    // A square left this turn is barred from the plan (no walking back and forth), until the
+    // side catches sight of a hostile: then going back is a retreat from what the move found.
+    #[test]
+    fn a_square_left_is_free_again_once_an_enemy_is_seen() {
+        let mut b = battle();
+        assert!(!b.perceives(0, 1), "the wall hides the foe");
+        step(&mut b, Pos::new(2, 3));
+        assert!(!b.perceives(0, 1));
+        assert_eq!(left_this_turn(&b, 0), vec![Pos::new(1, 3)], "nothing new seen: the square left stays barred");
+        step(&mut b, Pos::new(4, 1));
+        assert!(b.perceives(0, 1), "through the gap, the foe is in view");
+        assert_eq!(left_this_turn(&b, 0), Vec::<Pos>::new(), "every square left before the sighting is free again");
+    }
 }

@@ -17,7 +17,7 @@ use super::situation::{
     SLOPPINESS, describe, faces_this_turn, hopeless, is_shooter, left_this_turn, main_threat_facing, noise, placed,
     suspected_hiding_spot,
 };
-use super::threat::{Threat, friends_in_reach, threat};
+use super::threat::{FriendsInReach, Threat, friends_in_reach, threat};
 use crate::battle::{Battle, Command, CreatureId, Explanation, Fighter, OptionScore, Placement, Target, WindowKind};
 use crate::level::compendium::{AbilityEffect, AiProfile};
 use crate::rules::costs::{DEFEND_AP, MOVE_AP};
@@ -175,7 +175,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
         })
         .collect();
     let strike = super::intent::strike_map(b, f, &conscious);
-    let shares = conscious.iter().map(|&e| 1.0 + friends_in_reach(b, me, b.fighter(e)) as f64).collect();
+    let shares = conscious.iter().map(|&e| friends_in_reach(b, me, b.fighter(e))).collect();
     let under_fire = rounds_since_hurt(b, f.side) <= 1;
     let ctx = Ctx {
         b,
@@ -358,8 +358,8 @@ struct Ctx<'a> {
     p: &'a AiProfile,
     enemies: &'a [CreatureId],
     conscious: &'a [CreatureId],
-    /// Per conscious enemy, how many of us (this creature included) it could reach next round.
-    shares: Vec<f64>,
+    /// Per conscious enemy, the other targets its attacks are divided among.
+    shares: Vec<FriendsInReach>,
     /// A 0-AP turn toward a target is still allowed this turn.
     may_turn: bool,
     /// The farthest any of its weapons reaches (overreach doubles a ranged weapon's).
@@ -479,7 +479,7 @@ impl Ctx<'_> {
         let (threats, saved) = &mut *scratch;
         threats.clear();
         threats.extend(
-            self.conscious.iter().zip(&self.shares).map(|(&e, &share)| threat(b, f, here, b.fighter(e)).shared(share)),
+            self.conscious.iter().zip(&self.shares).map(|(&e, share)| threat(b, f, here, b.fighter(e)).shared(share)),
         );
         // The danger here if it keeps `kept` AP for defenses: the attacks where a defense saves
         // most are defended (TIME-12: 1 AP each), the rest land undefended.

@@ -4,6 +4,9 @@
 use super::odds::odds;
 use crate::battle::{Battle, CreatureId, Fighter, Placement};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::movement::MoveField;
+use std::cell::RefCell;
+use std::rc::Rc;
 
 /// Expected damage `enemy` could deal to `me` standing at `at` next round, if it can get there:
 /// counting its move, its best weapon, and whether our rear faces it.
@@ -39,6 +42,12 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
         let moves = (enemy.max_ap - w.weapon.ap).max(0);
         let reach = w.weapon.range.max + ((4 * enemy.speed + 3) * moves) / 4;
         if d > reach + if w.weapon.range.ranged { w.weapon.range.max } else { 0 } {
+            continue;
+        }
+        if !w.weapon.range.ranged
+            && d > w.weapon.range.max
+            && !walks_into_reach(b, enemy, at.origin, w.weapon.range.max, moves)
+        {
             continue;
         }
         // The battle's numbers for this weapon from where the enemy stands, as if in reach:
@@ -77,14 +86,27 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
     best
 }
 
-/// How far a threat shrinks when divided among several of us: share^-x (1 = evenly; tuned
-/// with `duel`).
-const SHARE_EXPONENT: f64 = 1.0;
+/// Whom else of a creature's side an enemy could attack next round: the targets its attacks
+/// are divided among.
+pub(super) struct FriendsInReach {
+    /// Friends in reach of any of its attacks (after its moves).
+    pub any: usize,
+    /// Friends it could shoot from where it stands (in range, along a line: ATK-E2, PERC-E1).
+    pub shot: usize,
+}
 
 impl Threat {
-    /// Its part of the enemy's attacks when they are divided among `share` of us.
-    pub(super) fn shared(self, share: f64) -> Threat {
-        let k = 1.0 / share.max(1.0).powf(SHARE_EXPONENT);
+    /// Its part of the enemy's attacks when they are divided among the friends in reach and
+    /// this creature, evenly: safety in numbers, which a pack needs to close in at all (each
+    /// enemy was counted against each of us in full, so nobody ever approached a group). A
+    /// shooter that would shoot this square from where it stands divides its volley only
+    /// among those it could also shoot from there: counted by distance, an archer stepping out
+    /// of a corridor under an enemy archer's eye took the volley as shared with friends still
+    /// in the corridor, and was shot down undefended.
+    pub(super) fn shared(self, friends: &FriendsInReach) -> Threat {
+        let from_here = self.ranged > 0.0 && self.ranged >= self.any;
+        let share = 1.0 + if from_here { friends.shot } else { friends.any } as f64;
+        let k = 1.0 / share;
         Threat {
             any: self.any * k,
             open: self.open * k,
@@ -96,21 +118,79 @@ impl Threat {
     }
 }
 
-/// How many of `me`'s friends (standing, other than `me`) `enemy` could reach next round.
-pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> usize {
+/// How many of `me`'s friends (standing, other than `me`) `enemy` could attack next round:
+/// in reach of a blow after walking its moves around walls, or of a shot after its moves;
+/// and how many it could shoot from where it stands.
+pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> FriendsInReach {
     let side = b.fighter(me).side;
-    let reach = enemy
-        .weapons
-        .iter()
-        .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= enemy.max_ap)
-        .map(|w| w.weapon.range.max + ((4 * enemy.speed + 3) * (enemy.max_ap - w.weapon.ap).max(0)) / 4)
-        .max()
-        .unwrap_or(0);
-    b.creatures()
-        .iter()
-        .filter(|c| c.id != me && c.side == side && c.can_act())
-        .filter(|c| footprint_distance(c.footprint(), enemy.footprint()) <= reach)
-        .count()
+    let (mut blow, mut shot, mut blow_range, mut blow_moves, mut range) = (-1, -1, 0, 0, -1);
+    for w in
+        enemy.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= enemy.max_ap)
+    {
+        let moves = (enemy.max_ap - w.weapon.ap).max(0);
+        let reach = w.weapon.range.max + ((4 * enemy.speed + 3) * moves) / 4;
+        if w.weapon.range.ranged {
+            shot = shot.max(reach);
+            range = range.max(w.weapon.range.max);
+        } else if reach > blow {
+            (blow, blow_range, blow_moves) = (reach, w.weapon.range.max, moves);
+        }
+    }
+    let mut friends = FriendsInReach { any: 0, shot: 0 };
+    for c in b.creatures().iter().filter(|c| c.id != me && c.side == side && c.can_act()) {
+        let d = footprint_distance(c.footprint(), enemy.footprint());
+        let line = || b.line_of_fire(enemy.id, enemy.origin, c.id, c.origin);
+        if (d <= blow && walks_into_reach(b, enemy, c.origin, blow_range, blow_moves)) || d <= shot {
+            friends.any += 1;
+        }
+        if d <= range && line() {
+            friends.shot += 1;
+        }
+    }
+    friends
+}
+
+/// Could `enemy` walk, in `moves` moves (MOVE-E1: speed + 3/4 steps each), around walls, to
+/// within `range` of a creature at `at`? Straight distance said yes through the walls of a
+/// winding corridor, so squares behind them were charged with blows that could not come, and
+/// friends there were counted as sharing the blows that could.
+fn walks_into_reach(b: &Battle, enemy: &Fighter, at: Pos, range: i32, moves: i32) -> bool {
+    // A larger creature strikes from beside a square it could not stand on: distance decides.
+    if enemy.size.footprint() > 1 {
+        return true;
+    }
+    let budget = f64::from((4 * enemy.speed + 3) * moves) / 4.0;
+    // The last steps to reach may be diagonal (1.5 each): lenient rather than blind.
+    walk_field(b, enemy).cost_steps(at).is_some_and(|steps| steps - 1.5 * f64::from(range) <= budget)
+}
+
+type Walk = (u64, Rc<MoveField>);
+
+/// Enemies' walking fields kept while they stand still: every decision of a round asks again.
+const WALKS_KEPT: usize = 32;
+
+thread_local! {
+    static WALKS: RefCell<Vec<Walk>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The walking costs of `enemy` from where it stands over the whole map (creatures ignored:
+/// they move), kept while it stands there on this map.
+fn walk_field(b: &Battle, enemy: &Fighter) -> Rc<MoveField> {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (b.seed(), b.level_file(), b.map().fingerprint(), enemy.id, enemy.origin, enemy.speed).hash(&mut h);
+    let key = h.finish();
+    if let Some(hit) = WALKS.with_borrow(|w| w.iter().find(|(k, _)| *k == key).map(|(_, f)| f.clone())) {
+        return hit;
+    }
+    let field = Rc::new(b.journey_costs(enemy.id, enemy.origin));
+    WALKS.with_borrow_mut(|w| {
+        if w.len() >= WALKS_KEPT {
+            w.remove(0);
+        }
+        w.push((key, field.clone()));
+    });
+    field
 }
 
 /// FLOW-10: the dice a hazard would cost `me` for standing at `at` (its attack's expected
@@ -118,4 +198,84 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> u
 pub(super) fn hazard_cost(b: &Battle, me: CreatureId, at: Pos) -> f64 {
     b.hazard_numbers(me, at)
         .map_or(0.0, |h| odds(b.ruleset().dice_points, h.dice, 1, h.protection, 0, 1).0.expected + h.drain as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_compendium, parse_level};
+
+    fn battle(map: &[&str], creatures: &str) -> Battle {
+        let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
+        let text = format!(
+            r#"(name: "threat", map: [{}], legend: {{ '.': "floor", 'W': "wall" }},
+                terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
+                sides: [(name: "Us"), (name: "Them")], creatures: [{creatures}])"#,
+            rows.join(", ")
+        );
+        let level = parse_level("threat.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+        Battle::new(&level, builtin_compendium(), 1).unwrap()
+    }
+
+    // RULES: ATK-E2, PERC-E1 — an archer's volley is divided only among those it has a line
+    // to from where it stands; a friend behind the wall is another target only for its dagger.
+    #[test]
+    fn a_volley_is_shared_only_with_friends_in_its_line() {
+        let b = battle(
+            &["WWWWWWWWWWWW", "W..........W", "W......W...W", "W......W...W", "WWWWWWWWWWWW"],
+            r#"(name: "Me", template: "human_fighter", side: "Us", at: (5, 3), facing: W),
+               (name: "Friend", template: "human_fighter", side: "Us", at: (9, 2), facing: W),
+               (name: "Archer", template: "archer", side: "Them", at: (1, 2), facing: E)"#,
+        );
+        let archer = b.fighter(2);
+        assert!(b.line_of_fire(2, archer.origin, 0, b.fighter(0).origin), "the archer sees me");
+        assert!(!b.line_of_fire(2, archer.origin, 1, b.fighter(1).origin), "the wall hides my friend");
+        let friends = friends_in_reach(&b, 0, archer);
+        assert_eq!((friends.any, friends.shot), (1, 0), "in reach after moving, but not in its line");
+        let t = threat(&b, b.fighter(0), b.fighter(0).placement(), archer);
+        assert!(t.ranged > 0.0 && t.ranged >= t.any, "its volley from where it stands is its worst");
+        let shared = t.shared(&friends);
+        assert!((shared.any - t.any).abs() < 1e-12, "the volley is all mine: {} of {}", shared.any, t.any);
+        // With the friend in its line too, the volley is halved.
+        let open = battle(
+            &["WWWWWWWWWWWW", "W..........W", "W..........W", "W..........W", "WWWWWWWWWWWW"],
+            r#"(name: "Me", template: "human_fighter", side: "Us", at: (5, 3), facing: W),
+               (name: "Friend", template: "human_fighter", side: "Us", at: (9, 2), facing: W),
+               (name: "Archer", template: "archer", side: "Them", at: (1, 2), facing: E)"#,
+        );
+        let friends = friends_in_reach(&open, 0, open.fighter(2));
+        assert_eq!((friends.any, friends.shot), (1, 1));
+        let t = threat(&open, open.fighter(0), open.fighter(0).placement(), open.fighter(2));
+        assert!((t.shared(&friends).any - t.any / 2.0).abs() < 1e-12);
+    }
+
+    // RULES: MOVE-1, MOVE-E1 — a blow comes only from where the enemy can walk: three squares
+    // away through a wall is no threat when the way round is longer than its moves.
+    #[test]
+    fn blows_do_not_pass_through_walls() {
+        let map = [
+            "WWWWWWWWWWWWWWWWWWWWWWWW",
+            "W.........W............W",
+            "W.........W............W",
+            "WWWWWWWWWWWWWWWWWWWWWWWW",
+        ];
+        let walled = battle(
+            &map,
+            r#"(name: "Me", template: "human_fighter", side: "Us", at: (12, 1), facing: W),
+               (name: "Foe", template: "human_fighter", side: "Them", at: (8, 1), facing: E)"#,
+        );
+        let foe = walled.fighter(1);
+        assert_eq!(threat(&walled, walled.fighter(0), walled.fighter(0).placement(), foe).any, 0.0);
+        let mut gap = map;
+        gap[2] = "W......................W";
+        let open = battle(
+            &gap,
+            r#"(name: "Me", template: "human_fighter", side: "Us", at: (12, 1), facing: W),
+               (name: "Foe", template: "human_fighter", side: "Them", at: (8, 1), facing: E)"#,
+        );
+        assert!(
+            threat(&open, open.fighter(0), open.fighter(0).placement(), open.fighter(1)).any > 0.0,
+            "the way along is open"
+        );
+    }
 }

@@ -213,6 +213,8 @@ pub struct GridMap {
     revision: u32,
     /// Line answers already worked out on this terrain (shared by clones; a new one on change).
     line_memo: std::sync::Arc<super::line_memo::LineMemo>,
+    /// Identifies the terrain as it stands (`fingerprint`).
+    fingerprint: u64,
 }
 
 /// Why a map could not be built.
@@ -267,7 +269,21 @@ impl GridMap {
             has_drops,
             revision: 0,
             line_memo: std::sync::Arc::new(super::line_memo::LineMemo::for_cells(expected)),
-        })
+            fingerprint: 0,
+        }
+        .with_fingerprint())
+    }
+
+    fn with_fingerprint(mut self) -> Self {
+        self.fingerprint = self.terrain_hash();
+        self
+    }
+
+    fn terrain_hash(&self) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        (self.width, self.height, &self.cells, format!("{:?}", self.terrains)).hash(&mut h);
+        h.finish()
     }
 
     /// An open map of one terrain.
@@ -335,6 +351,12 @@ impl GridMap {
     pub fn revision(&self) -> u32 {
         self.revision
     }
+    /// A hash of the terrain as it stands (size, squares, terrain kinds): two maps with the same
+    /// fingerprint are walked and seen alike. Caches that outlive one battle key on it, since
+    /// two battles of one level file and seed may stand on different maps (an edited level).
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
     pub(crate) fn line_memo(&self) -> &super::line_memo::LineMemo {
         &self.line_memo
     }
@@ -401,6 +423,7 @@ impl GridMap {
             self.has_drops = self.cells.iter().any(|&t| self.terrains[t as usize].drop > 0);
             self.revision = self.revision.wrapping_add(1);
             self.line_memo = std::sync::Arc::new(super::line_memo::LineMemo::for_cells(self.cells.len()));
+            self.fingerprint = self.terrain_hash();
         }
     }
 }
