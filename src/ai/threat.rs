@@ -40,7 +40,7 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
         }
         // Moves it can make and still attack; MOVE-E1: a move goes up to speed + ¾ steps.
         let moves = (enemy.max_ap - w.weapon.ap).max(0);
-        let reach = w.weapon.range.max + ((4 * enemy.speed + 3) * moves) / 4;
+        let reach = w.weapon.range.max + walked_quarters(enemy, moves) / 4;
         if d > reach + if w.weapon.range.ranged { w.weapon.range.max } else { 0 } {
             continue;
         }
@@ -128,7 +128,7 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> F
         enemy.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= enemy.max_ap)
     {
         let moves = (enemy.max_ap - w.weapon.ap).max(0);
-        let reach = w.weapon.range.max + ((4 * enemy.speed + 3) * moves) / 4;
+        let reach = w.weapon.range.max + walked_quarters(enemy, moves) / 4;
         if w.weapon.range.ranged {
             shot = shot.max(reach);
             range = range.max(w.weapon.range.max);
@@ -159,31 +159,62 @@ fn walks_into_reach(b: &Battle, enemy: &Fighter, at: Pos, range: i32, moves: i32
     if enemy.size.footprint() > 1 {
         return true;
     }
-    let budget = f64::from((4 * enemy.speed + 3) * moves) / 4.0;
+    let budget = f64::from(walked_quarters(enemy, moves)) / 4.0;
     // The last steps to reach may be diagonal (1.5 each): lenient rather than blind.
     walk_field(b, enemy).cost_steps(at).is_some_and(|steps| steps - 1.5 * f64::from(range) <= budget)
 }
 
-type Walk = (u64, Rc<MoveField>);
+/// MOVE-E1: quarter steps `enemy` walks in `moves` moves (speed + 3/4 steps each).
+fn walked_quarters(enemy: &Fighter, moves: i32) -> i32 {
+    (4 * enemy.speed + 3) * moves
+}
+
+/// What a kept walking field was worked out for: the terrain, the walker and where it stood.
+/// Compared field by field (asked for every square weighed, so no hashing on the way).
+#[derive(PartialEq)]
+struct WalkKey {
+    map: u64,
+    seed: u64,
+    level: String,
+    enemy: CreatureId,
+    origin: Pos,
+    speed: i32,
+}
 
 /// Enemies' walking fields kept while they stand still: every decision of a round asks again.
 const WALKS_KEPT: usize = 32;
 
 thread_local! {
-    static WALKS: RefCell<Vec<Walk>> = const { RefCell::new(Vec::new()) };
+    static WALKS: RefCell<Vec<(WalkKey, Rc<MoveField>)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The walking costs of `enemy` from where it stands over the whole map (creatures ignored:
 /// they move), kept while it stands there on this map.
 fn walk_field(b: &Battle, enemy: &Fighter) -> Rc<MoveField> {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (b.seed(), b.level_file(), b.map().fingerprint(), enemy.id, enemy.origin, enemy.speed).hash(&mut h);
-    let key = h.finish();
-    if let Some(hit) = WALKS.with_borrow(|w| w.iter().find(|(k, _)| *k == key).map(|(_, f)| f.clone())) {
+    let found = WALKS.with_borrow(|w| {
+        w.iter()
+            .find(|(k, _)| {
+                k.map == b.map().fingerprint()
+                    && k.enemy == enemy.id
+                    && k.origin == enemy.origin
+                    && k.speed == enemy.speed
+                    && k.seed == b.seed()
+                    && k.level == b.level_file()
+            })
+            .map(|(_, f)| f.clone())
+    });
+    if let Some(hit) = found {
         return hit;
     }
     let field = Rc::new(b.journey_costs(enemy.id, enemy.origin));
+    let key = WalkKey {
+        map: b.map().fingerprint(),
+        seed: b.seed(),
+        level: b.level_file().to_string(),
+        enemy: enemy.id,
+        origin: enemy.origin,
+        speed: enemy.speed,
+    };
     WALKS.with_borrow_mut(|w| {
         if w.len() >= WALKS_KEPT {
             w.remove(0);
