@@ -2,7 +2,8 @@
 //! planner charges each square with, asked of the battle's numbers "as if in reach".
 
 use super::odds::odds;
-use crate::battle::{Battle, CreatureId, Fighter, Placement};
+use crate::battle::{Armed, Battle, CreatureId, Fighter, Placement};
+use crate::rules::costs::MOVE_AP;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::MoveField;
 use std::cell::RefCell;
@@ -39,9 +40,8 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
             continue;
         }
         // Moves it can make and still attack; MOVE-E1: a move goes up to speed + ¾ steps.
-        let moves = (enemy.max_ap - w.weapon.ap).max(0);
-        let reach = w.weapon.range.max + walked_quarters(enemy, moves) / 4;
-        if d > reach + if w.weapon.range.ranged { w.weapon.range.max } else { 0 } {
+        let moves = (enemy.max_ap - w.weapon.ap).max(0) / MOVE_AP;
+        if d > farthest_attack(enemy, w, moves) {
             continue;
         }
         if !w.weapon.range.ranged
@@ -127,10 +127,11 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> F
     for w in
         enemy.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= enemy.max_ap)
     {
-        let moves = (enemy.max_ap - w.weapon.ap).max(0);
-        let reach = w.weapon.range.max + walked_quarters(enemy, moves) / 4;
+        let moves = (enemy.max_ap - w.weapon.ap).max(0) / MOVE_AP;
+        let reach = farthest_attack(enemy, w, moves);
         if w.weapon.range.ranged {
-            shot = shot.max(reach);
+            // Counted in its range after walking, not out to the overreach.
+            shot = shot.max(reach - w.weapon.range.max);
             range = range.max(w.weapon.range.max);
         } else if reach > blow {
             (blow, blow_range, blow_moves) = (reach, w.weapon.range.max, moves);
@@ -150,6 +151,15 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> F
     friends
 }
 
+/// The farthest (SPACE distance) `enemy` could attack with `w` from after `moves` moves: a
+/// shot after walking the moves in a straight line, out to twice its range (overreach); a blow
+/// as far as `walks_into_reach` may allow, so this cheap bound never hides a square the walk
+/// would reach (a bound of walked steps + reach hid squares two diagonals off a straight run).
+fn farthest_attack(enemy: &Fighter, w: &Armed, moves: i32) -> i32 {
+    let walked = enemy.walk_quarters(moves) as i32;
+    if w.weapon.range.ranged { 2 * w.weapon.range.max + walked / 4 } else { (walked + 6 * w.weapon.range.max) / 4 }
+}
+
 /// Could `enemy` walk, in `moves` moves (MOVE-E1: speed + 3/4 steps each), around walls, to
 /// within `range` of a creature at `at`? Straight distance said yes through the walls of a
 /// winding corridor, so squares behind them were charged with blows that could not come, and
@@ -159,14 +169,9 @@ fn walks_into_reach(b: &Battle, enemy: &Fighter, at: Pos, range: i32, moves: i32
     if enemy.size.footprint() > 1 {
         return true;
     }
-    let budget = f64::from(walked_quarters(enemy, moves)) / 4.0;
+    let budget = f64::from(enemy.walk_quarters(moves)) / 4.0;
     // The last steps to reach may be diagonal (1.5 each): lenient rather than blind.
     walk_field(b, enemy).cost_steps(at).is_some_and(|steps| steps - 1.5 * f64::from(range) <= budget)
-}
-
-/// MOVE-E1: quarter steps `enemy` walks in `moves` moves (speed + 3/4 steps each).
-fn walked_quarters(enemy: &Fighter, moves: i32) -> i32 {
-    (4 * enemy.speed + 3) * moves
 }
 
 /// What a kept walking field was worked out for: the terrain, the walker and where it stood.
@@ -308,5 +313,49 @@ mod tests {
             threat(&open, open.fighter(0), open.fighter(0).placement(), open.fighter(1)).any > 0.0,
             "the way along is open"
         );
+    }
+
+    // RULES: MOVE-E1, ATK-4 — the planner's melee danger is the engine's threat view (one
+    // walking budget, `Fighter::walk_quarters`) with a margin: it is never blind where the
+    // engine says a blow can land next round, and it reaches at most one square beyond (its
+    // lenient last diagonal steps).
+    #[test]
+    fn melee_danger_is_the_engines_reach_with_a_margin_of_one_square() {
+        let open = [
+            "WWWWWWWWWWWWWWWWWWWWWWWW",
+            "W......................W",
+            "W......................W",
+            "W......................W",
+            "W......................W",
+            "W......................W",
+            "W......................W",
+            "W......................W",
+            "WWWWWWWWWWWWWWWWWWWWWWWW",
+        ];
+        let b = battle(
+            &open,
+            r#"(name: "Me", template: "human_fighter", side: "Us", at: (21, 6), facing: W),
+               (name: "Sword", template: "human_fighter", side: "Them", at: (8, 4), facing: E)"#,
+        );
+        let view = b.threat_map(0, None);
+        let me = b.fighter(0);
+        let engine = |p: Pos| view.at(p).enemies > 0;
+        let (mut both, mut margin) = (0, 0);
+        for y in 1..8 {
+            for x in 1..23 {
+                let p = Pos::new(x, y);
+                let ai = threat(&b, me, Placement { origin: p, ..me.placement() }, b.fighter(1)).any > 0.0;
+                assert!(ai || !engine(p), "{p}: the engine says a blow can land here");
+                if ai && !engine(p) {
+                    margin += 1;
+                    let near = (-1..=1).any(|dy| (-1..=1).any(|dx| engine(p.offset(dx, dy))));
+                    assert!(near, "{p}: more than one square beyond the engine's reach");
+                }
+                both += usize::from(ai && engine(p));
+            }
+        }
+        assert!(both > 60, "a sword walking two moves covers a wide ring: {both}");
+        assert!(engine(Pos::new(16, 4)) && !engine(Pos::new(17, 4)), "7.5 steps walked, then reach 1");
+        assert!(margin < both, "the margin is a rim, not another ring: {margin}");
     }
 }

@@ -146,7 +146,7 @@ impl Battle {
             }
             // MOVE-E1: each move goes up to speed + ¾ steps; the AP the weapon leaves pay them.
             let moves = (enemy.max_ap - w.weapon.ap).max(0) / MOVE_AP;
-            let budget = (moves * (4 * enemy.speed + 3)).max(0) as u32;
+            let budget = enemy.walk_quarters(moves);
             let reach = w.weapon.range.max;
             if w.weapon.range.ranged || w.weapon.area.is_some() {
                 // A shot along a line from where it stands (it may step closer first).

@@ -129,6 +129,11 @@ pub struct Fighter {
 }
 
 impl Fighter {
+    /// MOVE-E1: the quarter steps it walks in `moves` moves, each up to its speed + ¾ steps
+    /// (the planning estimate of where it could be next round: each move's budget in turn).
+    pub fn walk_quarters(&self, moves: i32) -> u32 {
+        crate::rules::movement::budget_quarters(self.speed) * moves.max(0) as u32
+    }
     /// How far it perceives by `sense` now: 0 if it lacks or has lost the sense; at most the
     /// adjacent squares while its habitual sense is lost (PERC-4).
     pub fn sense_range(&self, sense: Sense) -> i32 {
