@@ -321,17 +321,13 @@ mod tests {
     // lenient last diagonal steps).
     #[test]
     fn melee_danger_is_the_engines_reach_with_a_margin_of_one_square() {
-        let open = [
-            "WWWWWWWWWWWWWWWWWWWWWWWW",
-            "W......................W",
-            "W......................W",
-            "W......................W",
-            "W......................W",
-            "W......................W",
-            "W......................W",
-            "W......................W",
-            "WWWWWWWWWWWWWWWWWWWWWWWW",
-        ];
+        // A room 22 × 7 inside its walls.
+        let wall = "W".repeat(24);
+        let floor = format!("W{}W", ".".repeat(22));
+        let open: Vec<&str> = std::iter::once(wall.as_str())
+            .chain(std::iter::repeat_n(floor.as_str(), 7))
+            .chain(std::iter::once(wall.as_str()))
+            .collect();
         let b = battle(
             &open,
             r#"(name: "Me", template: "human_fighter", side: "Us", at: (21, 6), facing: W),
