@@ -3,7 +3,6 @@
 
 use super::odds::odds;
 use crate::battle::{Armed, Battle, CreatureId, Fighter, Placement};
-use crate::rules::costs::MOVE_AP;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::MoveField;
 use std::cell::RefCell;
@@ -40,7 +39,7 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
             continue;
         }
         // Moves it can make and still attack; MOVE-E1: a move goes up to speed + ¾ steps.
-        let moves = (enemy.max_ap - w.weapon.ap).max(0) / MOVE_AP;
+        let moves = enemy.moves_beside(w);
         if d > farthest_attack(enemy, w, moves) {
             continue;
         }
@@ -127,14 +126,16 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> F
     for w in
         enemy.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= enemy.max_ap)
     {
-        let moves = (enemy.max_ap - w.weapon.ap).max(0) / MOVE_AP;
-        let reach = farthest_attack(enemy, w, moves);
+        let moves = enemy.moves_beside(w);
         if w.weapon.range.ranged {
             // Counted in its range after walking, not out to the overreach.
-            shot = shot.max(reach - w.weapon.range.max);
+            shot = shot.max(w.weapon.range.max + enemy.walk_quarters(moves) as i32 / 4);
             range = range.max(w.weapon.range.max);
-        } else if reach > blow {
-            (blow, blow_range, blow_moves) = (reach, w.weapon.range.max, moves);
+        } else {
+            let reach = farthest_attack(enemy, w, moves);
+            if reach > blow {
+                (blow, blow_range, blow_moves) = (reach, w.weapon.range.max, moves);
+            }
         }
     }
     let mut friends = FriendsInReach { any: 0, shot: 0 };

@@ -145,7 +145,7 @@ impl Battle {
                 continue;
             }
             // MOVE-E1: each move goes up to speed + ¾ steps; the AP the weapon leaves pay them.
-            let moves = (enemy.max_ap - w.weapon.ap).max(0) / MOVE_AP;
+            let moves = enemy.moves_beside(w);
             let budget = enemy.walk_quarters(moves);
             let reach = w.weapon.range.max;
             if w.weapon.range.ranged || w.weapon.area.is_some() {

@@ -134,6 +134,11 @@ impl Fighter {
     pub fn walk_quarters(&self, moves: i32) -> u32 {
         crate::rules::movement::budget_quarters(self.speed) * moves.max(0) as u32
     }
+    /// The moves (MOVE_AP each) a whole turn's AP leave beside one strike with `w`: how far it
+    /// could walk next round and still strike with it.
+    pub fn moves_beside(&self, w: &Armed) -> i32 {
+        (self.max_ap - w.weapon.ap).max(0) / crate::rules::costs::MOVE_AP
+    }
     /// How far it perceives by `sense` now: 0 if it lacks or has lost the sense; at most the
     /// adjacent squares while its habitual sense is lost (PERC-4).
     pub fn sense_range(&self, sense: Sense) -> i32 {
