@@ -111,3 +111,41 @@ fn move_13_the_ai_drags_a_fallen_friend_out_of_reach() {
     let calm = rescue((10, 2));
     assert!(!matches!(ai::decide(&calm, 0, None), Command::Drag { .. }));
 }
+
+// RULES: MOVE-13, SPACE-9, SPACE-E6 — the AI never leaves a dragged body where it plugs the
+// way: a body dragged out of a corridor one square wide onto its mouth still shuts the
+// corridor (the diagonals beside the mouth cut its wall corners), and so its own band out of
+// the fight (The Crossing's draws). Here the one step a 70 kg body allows ends on the mouth.
+#[test]
+fn move_13_the_ai_does_not_drag_a_body_onto_a_corridors_mouth() {
+    let map = ["WWWWWWWWWWW", "W.........W", "WWWWW.WWWWW", "WWWWW.WWWWW", "W.........W", "W.........W", "WWWWWWWWWWW"];
+    let text = level_text(
+        "Mouth",
+        &map,
+        &[
+            &creature("Blue", "human_fighter", "Blue", (5, 2), "N"),
+            &creature("Friend", "human_fighter", "Blue", (5, 3), "N"),
+            &creature("Red", "human_fighter", "Red", (5, 5), "S"),
+        ],
+    );
+    let mut b = battle_where_first(&text, builtin_compendium(), 0);
+    b.adjust_for_scenario(1, |f| {
+        let _ = f.attrs.remove_dice(Attribute::Might, 99);
+    });
+    assert!(b.perceives(0, 2), "Red is in sight up the corridor, two steps from the body");
+    let (corridor, mouth, room) = (Pos::new(5, 3), Pos::new(5, 2), Pos::new(3, 1));
+    assert!(b.body_plugs_a_way(corridor) && b.body_plugs_a_way(mouth) && !b.body_plugs_a_way(room));
+    // The one drag that takes the body 3 steps from Red leaves it on the mouth.
+    let field = b.drag_reachable(0, 1).unwrap();
+    let rests: Vec<Pos> = field
+        .destinations()
+        .filter_map(|at| field.path_to(at).and_then(|p| p.len().checked_sub(2).map(|i| p[i])))
+        .collect();
+    assert!(!rests.is_empty() && rests.iter().all(|&p| p == mouth), "{rests:?}");
+    match ai::decide(&b, 0, None) {
+        Command::Drag { path, .. } => panic!("dragged onto the mouth: {path:?}"),
+        Command::Lift { creature: 1 } | Command::Attack { .. } | Command::Move { .. } | Command::EndTurn => {}
+        Command::Ready { .. } | Command::Face { .. } => {}
+        other => panic!("unexpected {other:?}"),
+    }
+}

@@ -3,7 +3,10 @@
 //! finish it off, FLOW-7), the creature drags the body to the square, of those it can reach,
 //! that leaves it farthest from every such hostile, at least 3 steps off (a body moves one
 //! square a step, and a heavy one only one square a move: so it drags only when that is
-//! enough), and never into a passage one square wide. Where no drag saves the body, the
+//! enough), and never where the body would plug the way (`Battle::body_plugs_a_way`: a
+//! passage one square wide, or its mouth; there it blocks its own side as much as the foe's,
+//! and a drag only moves the plug — dragged from a corridor onto its mouth, a body shut its
+//! own band out of the fight until `max_rounds` on The Crossing). Where no drag saves the body, the
 //! creature has a whole turn's AP and its plan for the turn would strike nobody, it lifts the
 //! body instead (MOVE-E7, 3 AP): carried, it is off the grid and cannot be finished off.
 //! (Lifting whenever no drag saved the body spent turns that were worth more as blows: normal
@@ -19,20 +22,6 @@ use crate::rules::grid::{Footprint, Pos, footprint_distance};
 /// it: beyond a reach-2 weapon and a step.
 const DANGER: i32 = 2;
 const SAFE: i32 = 3;
-
-/// Whether a body left on `at` would plug a passage (a square with fewer than 4 open
-/// neighbours: a corridor one square wide). There it blocks its own side's way as much as the
-/// foe's, and a drag only moves the plug: at a choke point that turned fights into standoffs.
-fn in_a_passage(b: &Battle, at: Pos) -> bool {
-    let map = b.map();
-    let open = (-1..=1)
-        .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
-        .filter(|&d| d != (0, 0))
-        .map(|(dx, dy)| at.offset(dx, dy))
-        .filter(|&p| map.in_bounds(p) && !map.blocks_movement(p))
-        .count();
-    open < 4
-}
 
 /// The drag worth making now, if any: one that takes a threatened body out of reach.
 pub(super) fn worth_dragging(b: &Battle, me: CreatureId) -> Option<Command> {
@@ -54,7 +43,7 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
 }
 
 /// The lift that clears the way in a stall (`stall` the side's push, `clock::stall_push`): a
-/// friend lying unconscious next to `me` in a passage one square wide, between it and the
+/// friend lying unconscious next to `me` where it plugs the way (`Battle::body_plugs_a_way`), between it and the
 /// nearest hostile its side perceives or last saw, plugs the only way to the fight; neither
 /// band can pass its own fallen, and two bands waited behind them until `max_rounds` (The
 /// Crossing's draws). Only on a turn whose plan strikes nobody, with the whole turn's AP.
@@ -81,7 +70,7 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
         .iter()
         .filter(|o| o.side == f.side && o.id != me && o.is_active() && o.attrs.is_unconscious())
         .filter(|o| footprint_distance(f.footprint(), o.footprint()) == 1 && nearest(o.footprint()) < mine)
-        .filter(|o| in_a_passage(b, o.origin))
+        .filter(|o| b.body_plugs_a_way(o.origin))
         .map(|o| Command::Lift { creature: o.id })
         .find(|lift| b.check(me, lift).is_ok())
 }
@@ -125,7 +114,7 @@ fn saving_drag(b: &Battle, me: CreatureId, body: &Fighter, nearest: impl Fn(Foot
             Some((nearest(Footprint::single(rests)), std::cmp::Reverse(field.cost_quarters(at)?), at))
         })
         .filter(|(d, _, _)| *d >= SAFE)
-        .filter(|&(_, _, at)| !in_a_passage(b, field.path_to(at).map(|p| p[p.len() - 2]).unwrap_or(at)))
+        .filter(|&(_, _, at)| !b.body_plugs_a_way(field.path_to(at).map(|p| p[p.len() - 2]).unwrap_or(at)))
         .max();
     let (_, _, at) = best?;
     b.drag_command(me, body.id, at)

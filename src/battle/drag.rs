@@ -14,8 +14,16 @@ use crate::rules::creature::{Attribute, drag_resistance};
 use crate::rules::facing::Facing;
 use crate::rules::grid::{Pos, footprint_distance};
 use crate::rules::movement::{MoveField, Mover, Occupant, reachable, validate_path};
+use crate::rules::passage::cuts_the_way;
 
 impl Battle {
+    /// SPACE-9, SPACE-E6: would a body of one square left lying on `at` cut the way between
+    /// the squares around it (a corridor one square wide, or its mouth)? There it blocks its
+    /// own side as much as the foe, so a planner choosing where to drag a body asks this.
+    pub fn body_plugs_a_way(&self, at: Pos) -> bool {
+        cuts_the_way(&self.map, at)
+    }
+
     /// MOVE-13, MOVE-E7: the resistance `id` drags `body` with (None: no Might left).
     pub fn drag_resistance(&self, id: CreatureId, body: CreatureId) -> Option<i32> {
         let (me, b) = (self.creatures.get(id as usize)?, self.creatures.get(body as usize)?);

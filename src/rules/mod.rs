@@ -22,6 +22,7 @@ mod line_memo;
 pub mod los;
 pub mod movement;
 pub mod objects;
+pub mod passage;
 pub mod posture;
 pub mod ruleset;
 pub mod seconds;
