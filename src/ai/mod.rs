@@ -287,20 +287,26 @@ pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> 
     Command::EndTurn
 }
 
-/// Where to go: the nearest perceived enemy, else the nearest remembered sighting, else the
-/// nearest square its side does not see, else the centre of the map.
+/// Where to go: the nearest perceived enemy, else the nearest remembered sighting (of a foe
+/// its side did not see go down, else of one it did), else the nearest square its side does
+/// not see, else the centre of the map.
 pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> Option<Footprint> {
     let f = battle.fighter(me);
     if let Some(&e) = enemies.first() {
         return Some(battle.fighter(e).footprint());
     }
-    // Only sightings of enemies not in view now: those in view are where they are.
+    // Only sightings of enemies not in view now: those in view are where they are. Foes its
+    // side saw go down come last: a brute hunting a fallen foe it no longer saw walked back
+    // and forth between it and the last foe standing until `max_rounds`; but where the fallen
+    // lie is where the fight was, a better search than the nearest square out of sight.
     let remembered = battle
         .creatures()
         .iter()
         .filter(|o| battle.hostile(me, o.id) && !battle.side_perceives(f.side, o.id))
-        .filter_map(|o| battle.last_seen(f.side, o.id))
-        .min_by_key(|p| (footprint_distance(f.footprint(), Footprint::single(*p)), *p));
+        .filter_map(|o| Some((battle.seen_down(f.side, o.id), battle.last_seen(f.side, o.id)?)))
+        .map(|(down, p)| (down, footprint_distance(f.footprint(), Footprint::single(p)), p))
+        .min()
+        .map(|(_, _, p)| p);
     if let Some(p) = remembered {
         return Some(Footprint::single(p));
     }

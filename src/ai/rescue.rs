@@ -55,10 +55,13 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
     let hostiles: Vec<Footprint> = b
         .creatures()
         .iter()
-        .filter(|o| b.hostile(me, o.id) && o.can_act())
+        .filter(|o| b.hostile(me, o.id))
         .filter_map(|o| {
+            // Perceived, its state is seen; out of sight, what the side saw last stands.
             if b.side_perceives(f.side, o.id) {
-                Some(o.footprint())
+                o.can_act().then(|| o.footprint())
+            } else if b.seen_down(f.side, o.id) {
+                None
             } else {
                 b.last_seen(f.side, o.id).map(Footprint::single)
             }

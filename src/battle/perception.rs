@@ -119,6 +119,23 @@ impl Battle {
         self.last_seen[side * self.n() + creature as usize]
     }
 
+    /// Whether `side` saw `creature` go down (fall unconscious or die, FLOW-7) and has not
+    /// seen it wake since: its own view of the log, so a fall out of its sight is not known.
+    /// A hunter looking for the creatures it remembers passes over these.
+    pub fn seen_down(&self, side: usize, creature: CreatureId) -> bool {
+        let name = &self.sides[side].name;
+        self.log
+            .iter()
+            .rev()
+            .filter(|e| e.visible_to.contains(name))
+            .find_map(|e| match e.event {
+                Event::Unconscious { creature: c } | Event::Died { creature: c } if c == creature => Some(true),
+                Event::Woke { creature: c } if c == creature => Some(false),
+                _ => None,
+            })
+            .unwrap_or(false)
+    }
+
     /// Tell every side what it gained or lost sight of since it was last told (Spotted /
     /// LostSight; own creatures excluded), and update each side's memory of where it saw them.
     /// Called after every change that can alter perception, before anything names a creature
