@@ -6,9 +6,10 @@
 //! enough), and never where the body would plug the way (`Battle::body_plugs_a_way`: a
 //! passage one square wide, or its mouth; there it blocks its own side as much as the foe's,
 //! and a drag only moves the plug — dragged from a corridor onto its mouth, a body shut its
-//! own band out of the fight until `max_rounds` on The Crossing). Where no drag saves the body, the
-//! creature has a whole turn's AP and its plan for the turn would strike nobody, it lifts the
-//! body instead (MOVE-E7, 3 AP): carried, it is off the grid and cannot be finished off.
+//! own band out of the fight until `max_rounds` on The Crossing). Where no drag saves the
+//! body, the creature has a whole turn's AP and its plan for the turn would strike nobody, it
+//! lifts the body instead (MOVE-E7, 3 AP): carried, it is off the grid and cannot be finished
+//! off.
 //! (Lifting whenever no drag saved the body spent turns that were worth more as blows: normal
 //! against the baseline lost 4.9 points on `wolf_den`, 2.6 on the skirmish, 1,000 duels each.)
 //! Otherwise it never spends AP on dragging or lifting, and it never puts a carried body down
@@ -43,10 +44,11 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
 }
 
 /// The lift that clears the way in a stall (`stall` the side's push, `clock::stall_push`): a
-/// friend lying unconscious next to `me` where it plugs the way (`Battle::body_plugs_a_way`), between it and the
-/// nearest hostile its side perceives or last saw, plugs the only way to the fight; neither
-/// band can pass its own fallen, and two bands waited behind them until `max_rounds` (The
-/// Crossing's draws). Only on a turn whose plan strikes nobody, with the whole turn's AP.
+/// friend lying unconscious next to `me` where it plugs the way (`Battle::body_plugs_a_way`),
+/// between it and the nearest hostile its side perceives or last saw (and did not see go
+/// down), plugs the only way to the fight; neither band can pass its own fallen, and two
+/// bands waited behind them until `max_rounds` (The Crossing's draws). Only on a turn whose
+/// plan strikes nobody, with the whole turn's AP.
 pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
     let f = b.fighter(me);
     if strikes || stall <= 0.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 {

@@ -124,14 +124,18 @@ impl Battle {
     /// A hunter looking for the creatures it remembers passes over these.
     pub fn seen_down(&self, side: usize, creature: CreatureId) -> bool {
         let name = &self.sides[side].name;
+        // The event is matched before the side's name is looked for: the scan runs over the
+        // whole log for a creature never down, and most entries are about something else.
         self.log
             .iter()
             .rev()
-            .filter(|e| e.visible_to.contains(name))
-            .find_map(|e| match e.event {
-                Event::Unconscious { creature: c } | Event::Died { creature: c } if c == creature => Some(true),
-                Event::Woke { creature: c } if c == creature => Some(false),
-                _ => None,
+            .find_map(|e| {
+                let down = match e.event {
+                    Event::Unconscious { creature: c } | Event::Died { creature: c } if c == creature => true,
+                    Event::Woke { creature: c } if c == creature => false,
+                    _ => return None,
+                };
+                e.visible_to.contains(name).then_some(down)
             })
             .unwrap_or(false)
     }
