@@ -303,8 +303,9 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
         .creatures()
         .iter()
         .filter(|o| battle.hostile(me, o.id) && !battle.side_perceives(f.side, o.id))
-        .filter_map(|o| Some((battle.seen_down(f.side, o.id), battle.last_seen(f.side, o.id)?)))
-        .map(|(down, p)| (down, footprint_distance(f.footprint(), Footprint::single(p)), p))
+        // The sighting first: `seen_down` reads the side's log, wasted on a foe not remembered.
+        .filter_map(|o| Some((o.id, battle.last_seen(f.side, o.id)?)))
+        .map(|(id, p)| (battle.seen_down(f.side, id), footprint_distance(f.footprint(), Footprint::single(p)), p))
         .min()
         .map(|(_, _, p)| p);
     if let Some(p) = remembered {

@@ -24,15 +24,15 @@ fn step_open(map: &GridMap, a: Pos, b: Pos) -> bool {
 /// climbed (SPACE-E6 treats it as an obstacle for corners all the same); other creatures are
 /// not looked at: they move.
 pub fn cuts_the_way(map: &GridMap, at: Pos) -> bool {
+    const WIDTH: usize = (2 * DETOUR_RADIUS + 1) as usize;
     let r = DETOUR_RADIUS;
-    let width = (2 * r + 1) as usize;
-    let slot = |p: Pos| (p.y - at.y + r) as usize * width + (p.x - at.x + r) as usize;
+    let slot = |p: Pos| (p.y - at.y + r) as usize * WIDTH + (p.x - at.x + r) as usize;
     let open = |p: Pos| p != at && (p.x - at.x).abs() <= r && (p.y - at.y).abs() <= r && !map.blocks_movement(p);
     // The squares a walker could step to from `at`: those the creature on it stands between.
     let beside: Vec<Pos> =
         AROUND.iter().map(|&(dx, dy)| at.offset(dx, dy)).filter(|&p| open(p) && step_open(map, at, p)).collect();
     let Some(&start) = beside.first() else { return false };
-    let mut seen = vec![false; width * width];
+    let mut seen = [false; WIDTH * WIDTH];
     seen[slot(start)] = true;
     let mut todo = vec![start];
     while let Some(p) = todo.pop() {
