@@ -62,7 +62,40 @@ impl Facing {
     pub fn toward_footprint(from: Footprint, to: Footprint) -> Facing {
         let (ax, ay) = from.centre2();
         let (bx, by) = to.centre2();
-        Facing::toward((ax as f64, ay as f64), (bx as f64, by as f64))
+        Facing::toward_delta(i64::from(bx) - i64::from(ax), i64::from(by) - i64::from(ay))
+    }
+
+    /// `toward` for a whole-number direction, in integers (the planner asks it for every square
+    /// it weighs). A boundary between two facings lies at an odd multiple of 22.5°, whose
+    /// tangent √2 − 1 is irrational: no whole-number direction ties, so this is exact.
+    pub fn toward_delta(dx: i64, dy: i64) -> Facing {
+        let (ax, ay) = (dx.abs(), dy.abs());
+        let (min, max) = (ax.min(ay), ax.max(ay));
+        if max == 0 {
+            return Facing::N;
+        }
+        // Diagonal when min / max > tan 22.5° = √2 − 1, i.e. (min + max)² > 2·max².
+        let diagonal = (min + max) * (min + max) > 2 * max * max;
+        match (diagonal, dx > 0, dy > 0) {
+            (true, true, true) => Facing::NE,
+            (true, true, false) => Facing::SE,
+            (true, false, false) => Facing::SW,
+            (true, false, true) => Facing::NW,
+            (false, _, _) if ay > ax => {
+                if dy > 0 {
+                    Facing::N
+                } else {
+                    Facing::S
+                }
+            }
+            (false, _, _) => {
+                if dx > 0 {
+                    Facing::E
+                } else {
+                    Facing::W
+                }
+            }
+        }
     }
 }
 
@@ -181,6 +214,15 @@ pub fn sectors_of_point(centre2: (i32, i32), facing: Facing, arcs: FacingArcs, t
 /// All sectors of a token's squares relative to a creature (boundaries included).
 pub fn sectors_of_footprint(viewer: Footprint, facing: Facing, arcs: FacingArcs, other: Footprint) -> SectorSet {
     let c = viewer.centre2();
+    // One square: the common case, asked for every square a planner weighs.
+    if other.side == 1 {
+        let p = other.origin;
+        return if viewer.contains(p) {
+            SectorSet::EMPTY
+        } else {
+            sectors_of_point(c, facing, arcs, (2 * p.x + 1, 2 * p.y + 1))
+        };
+    }
     other
         .cells()
         .filter(|p| !viewer.contains(*p))
@@ -297,5 +339,19 @@ mod tests {
         assert_eq!(Facing::parse("sw"), Some(Facing::SW));
         assert_eq!(Facing::parse("up"), None);
         assert_eq!(Facing::N.opposite(), Facing::S);
+    }
+
+    // FACE-E2: the integer bearing agrees with the trigonometric one on every direction.
+    #[test]
+    fn toward_delta_agrees_with_the_bearing() {
+        for dx in -90i64..=90 {
+            for dy in -90i64..=90 {
+                let float = Facing::toward((0.0, 0.0), (dx as f64, dy as f64));
+                assert_eq!(Facing::toward_delta(dx, dy), float, "direction {dx},{dy}");
+            }
+        }
+        // Far directions close to a boundary (tan 22.5° ≈ 0.41421356).
+        assert_eq!(Facing::toward_delta(41_421, 100_000), Facing::N);
+        assert_eq!(Facing::toward_delta(41_422, 100_000), Facing::NE);
     }
 }
