@@ -5,7 +5,7 @@
 //! that strike, discounted per turn, and squares on the walking way there beat squares beside it.
 
 use super::odds::odds;
-use crate::battle::{Battle, CreatureId, Fighter};
+use crate::battle::{Armed, Battle, CreatureId, Fighter};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::MoveField;
 use std::cell::RefCell;
@@ -17,7 +17,7 @@ pub(super) const TURN_DISCOUNT: f64 = 0.6;
 /// Where a creature could strike from, and how far every square is from there.
 pub(super) struct StrikeMap {
     /// Walking cost from every square to the nearest square from which it strikes someone.
-    field: MoveField,
+    field: Rc<MoveField>,
     /// The best expected damage of one of its attacks on a conscious enemy it perceives, no
     /// defense assumed: what closing in is for.
     pub value: f64,
@@ -48,48 +48,51 @@ impl StrikeMap {
     }
 }
 
-type Cached = (u64, Rc<StrikeMap>);
+/// Striking squares' fields kept: one per walker, weapons' reach and enemies' squares.
+const FIELDS_KEPT: usize = 8;
 
 thread_local! {
-    /// The map for the last creature asked, while its enemies stand where they stood: the
-    /// several decisions of one turn share it.
-    static LAST: RefCell<Option<Cached>> = const { RefCell::new(None) };
+    /// Fields by what they were worked out from (`field_key`): the several decisions of one
+    /// turn share one, and so do creatures alike (a pack of wolves) while the enemies stand
+    /// where they stood, however hurt (the field is geometry; the strike's worth is not kept).
+    static FIELDS: RefCell<Vec<(u64, Rc<MoveField>)>> = const { RefCell::new(Vec::new()) };
+    /// The last strike's worth worked out (`strike_worth`).
+    static WORTH: std::cell::Cell<Option<(u64, (f64, i32))>> = const { std::cell::Cell::new(None) };
 }
 
 /// The strike map of `me` against these enemies (conscious, perceived), as they stand now.
 pub(super) fn strike_map(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> Rc<StrikeMap> {
-    let key = cache_key(b, me, enemies);
-    if let Some(hit) = LAST.with_borrow(|c| c.as_ref().filter(|(k, _)| *k == key).map(|(_, m)| m.clone())) {
+    let (value, ap) = strike_worth(b, me, enemies);
+    let key = field_key(b, me, enemies);
+    let field = match FIELDS.with_borrow(|c| c.iter().find(|(k, _)| *k == key).map(|(_, f)| f.clone())) {
+        Some(hit) => hit,
+        None => {
+            let field = Rc::new(build(b, me, enemies));
+            FIELDS.with_borrow_mut(|c| {
+                if c.len() >= FIELDS_KEPT {
+                    c.remove(0);
+                }
+                c.push((key, field.clone()));
+            });
+            field
+        }
+    };
+    Rc::new(StrikeMap { field, value, ap })
+}
+
+/// What one strike on these enemies is worth to `me` and its AP: the best expected damage of
+/// its attacks, no defense assumed, as the battle's numbers give it from where the creature
+/// stood when first asked this round and while nobody's pools change (the decisions of one
+/// turn weigh closing in by the same worth).
+fn strike_worth(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> (f64, i32) {
+    let key = worth_key(b, me, enemies);
+    if let Some(hit) = WORTH.get().filter(|(k, _)| *k == key).map(|(_, w)| w) {
         return hit;
     }
-    let map = Rc::new(build(b, me, enemies));
-    LAST.with_borrow_mut(|c| *c = Some((key, map.clone())));
-    map
-}
-
-fn cache_key(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    (b.seed(), b.round(), b.level_file(), me.id, me.attrs).hash(&mut h);
-    // Doors opened, objects broken (the map's revision) and the level it walks on (a pit).
-    (b.map().fingerprint(), b.map().depth_under(me.footprint())).hash(&mut h);
-    for &e in enemies {
-        let f = b.fighter(e);
-        (e, f.origin, f.attrs).hash(&mut h);
-    }
-    h.finish()
-}
-
-fn build(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> StrikeMap {
-    let map = b.map();
-    let side = me.size.footprint();
-    let mut seeds: Vec<Pos> = Vec::new();
     let (mut value, mut ap) = (0.0f64, 1);
-    for w in me.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= me.max_ap) {
-        let range = w.weapon.range;
+    for w in striking_weapons(me) {
         for &e in enemies {
             let t = b.fighter(e);
-            // What a strike with it is worth, if it got there (the battle's numbers).
             if let Ok(en) = b.engage_in_reach(me.id, me.placement(), e, t.placement())
                 && let Ok(n) = b.attack_numbers(&en, &w.key, &[], true)
             {
@@ -98,11 +101,66 @@ fn build(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> StrikeMap {
                     (value, ap) = (v, w.weapon.ap);
                 }
             }
+        }
+    }
+    WORTH.set(Some((key, (value, ap))));
+    (value, ap)
+}
+
+fn worth_key(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (b.seed(), b.round(), b.level_file(), me.id, me.attrs).hash(&mut h);
+    (b.map().fingerprint(), b.map().depth_under(me.footprint())).hash(&mut h);
+    for &e in enemies {
+        let f = b.fighter(e);
+        (e, f.origin, f.attrs).hash(&mut h);
+    }
+    h.finish()
+}
+
+/// The weapons it could strike a single enemy with this turn.
+fn striking_weapons(me: &Fighter) -> impl Iterator<Item = &Armed> {
+    me.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= me.max_ap)
+}
+
+/// Everything `build` reads: the battle and its map (doors opened, objects broken: the map's
+/// revision), the walker, its weapons' reach and the enemies' squares.
+fn field_key(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (b.seed(), b.level_file(), b.map().fingerprint()).hash(&mut h);
+    let walker = b.mover(me.id, false);
+    (walker.size.footprint(), walker.speed, walker.depth, walker.burden).hash(&mut h);
+    for w in striking_weapons(me) {
+        (w.weapon.range.min, w.weapon.range.max).hash(&mut h);
+    }
+    for &e in enemies {
+        let f = b.fighter(e);
+        (e, f.origin, f.size.footprint()).hash(&mut h);
+    }
+    h.finish()
+}
+
+/// Walking costs to the nearest square from which `me` strikes one of `enemies`.
+fn build(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> MoveField {
+    let map = b.map();
+    let side = me.size.footprint();
+    // Squares found already (by another weapon, or beside another enemy) are not traced again.
+    let width = map.width() as usize;
+    let mut found = vec![false; width * map.height() as usize];
+    for w in striking_weapons(me) {
+        let range = w.weapon.range;
+        for &e in enemies {
+            let t = b.fighter(e);
             let tf = t.footprint();
             let r = range.max + side;
             for y in (t.origin.y - r).max(0)..=(t.origin.y + tf.side + r).min(map.height() - side) {
                 for x in (t.origin.x - r).max(0)..=(t.origin.x + tf.side + r).min(map.width() - side) {
                     let p = Pos::new(x, y);
+                    if found[y as usize * width + x as usize] {
+                        continue;
+                    }
                     let mine = Footprint::new(p, side);
                     let d = footprint_distance(mine, tf);
                     // ATK-4: within reach, and past a whip's too-close band.
@@ -116,12 +174,15 @@ fn build(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> StrikeMap {
                     if d > 1 && !b.line_of_fire(me.id, p, e, t.origin) {
                         continue;
                     }
-                    seeds.push(p);
+                    found[y as usize * width + x as usize] = true;
                 }
             }
         }
     }
-    seeds.sort();
-    seeds.dedup();
-    StrikeMap { field: b.journey_costs_from(me.id, &seeds), value, ap }
+    // In `Pos` order (x, then y), as the search has always been given them.
+    let seeds: Vec<Pos> = (0..width as i32)
+        .flat_map(|x| (0..map.height()).map(move |y| Pos::new(x, y)))
+        .filter(|p| found[p.y as usize * width + p.x as usize])
+        .collect();
+    b.journey_costs_from(me.id, &seeds)
 }
