@@ -186,3 +186,33 @@ fn build(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> MoveField {
         .collect();
     b.journey_costs_from(me.id, &seeds)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_compendium, parse_level};
+
+    // RULES: ATK-4 — where an archer strikes from follows the weapons it can still use:
+    // with arrows, from where it stands down the hall; with its quiver empty, only from beside
+    // the enemy with its dagger. (A map kept by the round and the creatures' attributes alone
+    // went on seeing the bow for the rest of the round.)
+    #[test]
+    fn the_striking_squares_follow_the_weapons_left() {
+        let text = r#"(name: "intent", map: ["WWWWWWWWWWWW", "W..........W", "WWWWWWWWWWWW"],
+            legend: { '.': "floor", 'W': "wall" },
+            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+            sides: [(name: "Us"), (name: "Them")],
+            creatures: [
+                (name: "Cato", template: "archer", side: "Us", at: (1, 1), facing: E),
+                (name: "Brute", template: "human_fighter", side: "Them", at: (10, 1), facing: W),
+            ])"#;
+        let level = parse_level("intent.level.ron", text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+        let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+        let at = Pos::new(1, 1);
+        let with_arrows = strike_map(&b, b.fighter(0), &[1]).steps(at);
+        assert_eq!(with_arrows, Some(0.0), "the bow reaches down the hall");
+        b.adjust_for_scenario(0, |f| f.weapons.iter_mut().for_each(|w| w.ammo = w.ammo.map(|_| 0)));
+        let without = strike_map(&b, b.fighter(0), &[1]).steps(at);
+        assert_eq!(without, Some(8.0), "to the square beside the enemy, for the dagger");
+    }
+}
