@@ -58,8 +58,9 @@ fn last_damage_seen(b: &Battle, side: usize, whose: impl Fn(usize) -> bool) -> O
         .iter()
         .rev()
         .find(|e| {
-            e.visible_to.contains(name)
-                && matches!(e.event, Event::Damaged { creature, .. } if whose(b.fighter(creature).side))
+            // The event first: a side's names compared on every entry were most of the scan.
+            matches!(e.event, Event::Damaged { creature, .. } if whose(b.fighter(creature).side))
+                && e.visible_to.contains(name)
         })
         .map(|e| e.round)
 }

@@ -312,7 +312,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
                         // Spread over the two turns it takes.
                         total: (est.expected + p.focus_fire * 3.0 * est.ko_chance) * 0.5 * f.max_ap as f64 / 1.5,
                     };
-                    plans.push((Plan { first: cmd }, score));
+                    plans.push((Plan { first: cmd, stands: None }, score));
                 }
             }
         }
@@ -388,7 +388,11 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
     let options: Vec<OptionScore> = order
         .iter()
         .take(3)
-        .map(|&i| OptionScore { summary: describe(b, &command(&plans[i].0)), ..plans[i].1.clone() })
+        .map(|&i| {
+            let (plan, score) = &plans[i];
+            let rear_exposed = plan.stands.is_some_and(|(at, facing)| ctx.rear_exposed(at, facing));
+            OptionScore { summary: describe(b, &command(plan)), rear_exposed, ..score.clone() }
+        })
         .collect();
     TurnChoice { command: best, explanation: Some(Explanation { creature: me, options, look_ahead: None }), ranked }
 }

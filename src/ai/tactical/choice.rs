@@ -1,6 +1,8 @@
 //! What a turn decision returns: the first step of each plan weighed, and the choice made.
 
 use crate::battle::{Command, Explanation};
+use crate::rules::facing::Facing;
+use crate::rules::grid::Pos;
 use crate::rules::movement::MoveField;
 
 /// The first step of a scored plan for the rest of this turn.
@@ -9,6 +11,9 @@ pub(super) struct Plan {
     /// A move's path holds only its destination until the plan leaves the planner (see
     /// [`Plan::command`]): tracing the walk for every candidate square was ~3% of a battle.
     pub(super) first: Command,
+    /// Where it ends the turn and which way it faces there, for the explanation's "rear
+    /// exposed" (worked out for the few options shown only).
+    pub(super) stands: Option<(Pos, Facing)>,
 }
 
 impl Plan {

@@ -13,7 +13,7 @@ use crate::battle::{Battle, Command, CreatureId, Fighter, OptionScore, Placement
 use crate::level::compendium::AiProfile;
 use crate::rules::costs::DEFEND_AP;
 use crate::rules::facing::{Actor, Facing, Sector, sector_for};
-use crate::rules::grid::{Footprint, Pos};
+use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::posture::Posture;
 
 /// What a turn decision looks at.
@@ -101,7 +101,7 @@ impl Ctx<'_> {
         for &e in self.enemies {
             let t = b.fighter(e);
             // Nothing reaches past the farthest weapon (with ranged overreach, twice its range).
-            let d = b.distance_from(self.me, dest, e);
+            let d = footprint_distance(mf, t.footprint());
             if d > self.max_reach {
                 continue;
             }
@@ -159,7 +159,8 @@ impl Ctx<'_> {
             }
             None => (0.0, 0.0, false, 0),
         };
-        let nearest = self.conscious.iter().map(|&e| b.distance_from(self.me, dest, e)).min().unwrap_or(0);
+        let nearest =
+            self.conscious.iter().map(|&e| footprint_distance(mf, b.fighter(e).footprint())).min().unwrap_or(0);
         // Squares fewer turns from a strike are worth more of that strike (see `intent`).
         // A square it strikes from now is a strike reached: worth the whole of it, or waiting
         // one turn away (worth part of it, times a stalled side's boldness) would beat striking.
@@ -197,6 +198,18 @@ impl Ctx<'_> {
             shooter,
             upper_bound,
         }
+    }
+
+    /// FACE-4: would an enemy it perceives stand in its rear arc, were it at `dest` facing
+    /// `facing`? (Shown in the explanation; asked of the options shown only.)
+    pub(super) fn rear_exposed(&self, dest: Pos, facing: Facing) -> bool {
+        let (b, f) = (self.b, self.f);
+        let mf = Footprint::new(dest, f.size.footprint());
+        b.ruleset().facing
+            && self.conscious.iter().any(|&e| {
+                sector_for(mf, facing, b.ruleset().facing_arcs, b.fighter(e).footprint(), Actor::Attacker)
+                    == Some(Sector::Rear)
+            })
     }
 
     /// `offence` at `dest` weighed against the danger of standing there.
@@ -293,22 +306,17 @@ impl Ctx<'_> {
             _ => first(facing, planned_attack),
         };
         let cover = threats.iter().any(|t| t.cover);
-        let rear_exposed = self.conscious.iter().any(|&e| {
-            b.ruleset().facing
-                && sector_for(mf, facing, b.ruleset().facing_arcs, b.fighter(e).footprint(), Actor::Attacker)
-                    == Some(Sector::Rear)
-        });
         let score = OptionScore {
             // Filled in for the few options shown: a sentence per candidate is work wasted.
             summary: String::new(),
             expected_dealt: dealt,
             expected_taken: danger,
             rear_attack,
-            rear_exposed,
+            rear_exposed: false,
             cover,
             ap_kept: kept.max(0),
             total,
         };
-        (Plan { first: cmd }, score)
+        (Plan { first: cmd, stands: Some((dest, facing)) }, score)
     }
 }
