@@ -222,20 +222,7 @@ impl Ctx<'_> {
         first: &dyn Fn(Facing, Option<&Command>) -> Command,
     ) -> (Plan, OptionScore) {
         let (b, f, p) = (self.b, self.f, self.p);
-        let Offence {
-            attack,
-            turn_first,
-            held_offence,
-            attack_value,
-            dealt,
-            rear_attack,
-            attacks,
-            closing,
-            hiding_lost,
-            hazard,
-            shooter,
-            upper_bound: _,
-        } = offence;
+        let o = offence;
         let moved = dest != f.origin;
         let facing = main_threat_facing(b, f, dest, self.conscious);
         let mf = Footprint::new(dest, f.size.footprint());
@@ -268,9 +255,9 @@ impl Ctx<'_> {
         // are this turn's danger above), and a die lost in such an exchange weighs more than
         // the profile's caution says, since it is also fire not returned.
         let held_danger: f64 = threats.iter().map(|t| t.ranged).sum();
-        let holding = if shooter {
-            HELD_ROUNDS * (held_offence * f.max_ap as f64 - (p.caution + HELD_CAUTION) * held_danger)
-        } else if attacks == 0 && self.under_fire {
+        let holding = if o.shooter {
+            HELD_ROUNDS * (o.held_offence * f.max_ap as f64 - (p.caution + HELD_CAUTION) * held_danger)
+        } else if o.attacks == 0 && self.under_fire {
             // Under fire it cannot answer from here, a creature that stays keeps taking it: the
             // shooters' fire counts for more rounds, so it moves into cover, out of sight or
             // into reach rather than stand and wait (a side shot at for rounds without moving).
@@ -278,25 +265,25 @@ impl Ctx<'_> {
         } else {
             0.0
         };
-        let per_attack = attack.as_ref().map_or(1, |a| a.ap);
-        let spare = ap_left - attacks * per_attack;
+        let per_attack = o.attack.as_ref().map_or(1, |a| a.ap);
+        let spare = ap_left - o.attacks * per_attack;
         // Every AP kept can pay a defense; the last attack may be worth less than the defense
         // its AP would pay for.
-        let all_in = attack_value - p.caution * danger_keeping(spare);
-        let one_back = if attacks >= 1 {
-            attack_value / attacks as f64 * (attacks - 1) as f64 - p.caution * danger_keeping(spare + per_attack)
+        let all_in = o.attack_value - p.caution * danger_keeping(spare);
+        let one_back = if o.attacks >= 1 {
+            o.attack_value / o.attacks as f64 * (o.attacks - 1) as f64 - p.caution * danger_keeping(spare + per_attack)
         } else {
             f64::NEG_INFINITY
         };
         let keep_one = one_back > all_in;
-        let planned = if keep_one { attacks - 1 } else { attacks };
+        let planned = if keep_one { o.attacks - 1 } else { o.attacks };
         let kept = if keep_one { spare + per_attack } else { spare };
         let danger = danger_keeping(kept);
         let offence = if keep_one { one_back } else { all_in } + p.caution * danger;
-        let danger = danger + hazard;
-        let total = offence - p.caution * danger + closing + holding - hiding_lost - hazard;
-        let planned_attack = attack.as_ref().filter(|a| a.value > 0.05 && planned >= 1).map(|a| &a.command);
-        let cmd = match (planned_attack, turn_first) {
+        let danger = danger + o.hazard;
+        let total = offence - p.caution * danger + o.closing + holding - o.hiding_lost - o.hazard;
+        let planned_attack = o.attack.as_ref().filter(|a| a.value > 0.05 && planned >= 1).map(|a| &a.command);
+        let cmd = match (planned_attack, o.turn_first) {
             // Staying put, it first turns toward the target it will strike.
             (Some(_), Some(toward)) if !moved => Command::Face { facing: toward },
             // Moving to strike, it ends the move facing its target.
@@ -309,9 +296,9 @@ impl Ctx<'_> {
         let score = OptionScore {
             // Filled in for the few options shown: a sentence per candidate is work wasted.
             summary: String::new(),
-            expected_dealt: dealt,
+            expected_dealt: o.dealt,
             expected_taken: danger,
-            rear_attack,
+            rear_attack: o.rear_attack,
             rear_exposed: false,
             cover,
             ap_kept: kept.max(0),
