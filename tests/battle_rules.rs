@@ -1060,3 +1060,38 @@ fn atk_17_flow_7_no_defense_while_unconscious_and_a_hit_kills() {
     assert!(events(&b, mark).contains(&&Event::Died { creature: 1 }), "the hit kills it");
     assert_eq!(b.fighter(1).presence, Presence::Dead);
 }
+
+// RULES: ATK-4, AREA-E6 — the planner's question "may it centre a circle here?" is the
+// check's own: on every square of the map and beyond its edge, it agrees with whether the
+// battle would preview (accept) a fireball centred there.
+#[test]
+fn atk_4_area_e6_may_centre_area_agrees_with_the_check() {
+    let text = level(
+        &[
+            "WWWWWWWWWWWWWWWWWWWW",
+            "W.......W..........W",
+            "W.......W..........W",
+            "W..................W",
+            "WWWWWWWWWWWWWWWWWWWW",
+        ],
+        r#"(name: "Caster", template: "caster", side: "Blue", at: (1, 2), facing: E, overrides: (activeness: Some(10), spirit: Some(20))),
+           (name: "Far", template: "human_fighter", side: "Red", at: (17, 2), facing: W, overrides: (activeness: Some(1)))"#,
+        "",
+    );
+    let b = battle(&text, 12);
+    assert_eq!(turn_of(&b), "Caster");
+    let (mut yes, mut no) = (0, 0);
+    for y in -1..=5 {
+        for x in -1..=20 {
+            let p = Pos::new(x, y);
+            let cmd = Command::Attack { weapon: "fireball".into(), target: Target::Square(p), additives: vec![] };
+            let may = b.may_centre_area(0, "fireball", p);
+            assert_eq!(may, b.attack_preview(0, &cmd).is_ok(), "centred on {p}");
+            if may { yes += 1 } else { no += 1 }
+        }
+    }
+    // Both answers occur: behind the wall, beyond the range and off the map are refused.
+    assert!(yes > 10 && no > 10, "{yes} allowed, {no} refused");
+    assert!(!b.may_centre_area(0, "sword", Pos::new(2, 2)), "a weapon it does not carry");
+    assert!(!b.may_centre_area(0, "fist", Pos::new(2, 2)), "not a circle");
+}

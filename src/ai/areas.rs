@@ -28,7 +28,8 @@ pub(super) fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttac
                 }
                 squares.sort();
                 squares.dedup();
-                squares.into_iter().map(Target::Square).collect()
+                // Squares it could not centre it on would only be refused.
+                squares.into_iter().filter(|&p| b.may_centre_area(me, &w.key, p)).map(Target::Square).collect()
             }
             Some(AreaSpec::Curve { length }) => curves_through_enemies(b, me, *length),
             _ => Facing::ALL.iter().map(|&d| Target::Toward(d)).collect(),

@@ -10,7 +10,36 @@ use crate::rules::area::{self, Shape};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::los::line_of_effect;
 
+/// Why a circle or ring may not be centred on a square.
+enum CentreRefusal {
+    OffMap,
+    TooFar(i32),
+    NoLine,
+}
+
 impl Battle {
+    /// ATK-4, AREA-E6: may `attacker` centre its circle or ring weapon `weapon` on `at` (on the
+    /// map, within range, along a line of effect)? Never for any other weapon. The check's own test, without the words of a
+    /// refusal: a planner asks it of every square around every enemy.
+    pub fn may_centre_area(&self, attacker: CreatureId, weapon: &str, at: Pos) -> bool {
+        let Some(me) = self.creatures.get(attacker as usize) else { return false };
+        me.weapon(weapon).is_some_and(|w| {
+            matches!(w.weapon.area, Some(AreaSpec::Circle { .. } | AreaSpec::Ring { .. }))
+                && self.centre_refusal(me, w, at).is_none()
+        })
+    }
+
+    fn centre_refusal(&self, me: &Fighter, w: &Armed, p: Pos) -> Option<CentreRefusal> {
+        if !self.map.in_bounds(p) {
+            return Some(CentreRefusal::OffMap);
+        }
+        let d = footprint_distance(me.footprint(), Footprint::single(p));
+        if d > w.weapon.range.max {
+            return Some(CentreRefusal::TooFar(d));
+        }
+        (!line_of_effect(&self.map, me.origin, p)).then_some(CentreRefusal::NoLine)
+    }
+
     /// AREA-*: the squares an area weapon covers, placed per its target.
     pub(super) fn area_cells(
         &self,
@@ -23,18 +52,16 @@ impl Battle {
         let coverage = self.ruleset.area_coverage;
         match (area, target) {
             (AreaSpec::Circle { radius }, Target::Square(p)) | (AreaSpec::Ring { radius, .. }, Target::Square(p)) => {
-                if !self.map.in_bounds(*p) {
-                    return reject("ATK-4", format!("{p} is off the map"));
-                }
-                let d = footprint_distance(me.footprint(), Footprint::single(*p));
-                if d > w.weapon.range.max {
-                    return reject(
-                        "ATK-4",
-                        format!("{p} is {d} steps away; {} reaches {}", w.weapon.name, w.weapon.range.max),
-                    );
-                }
-                if !line_of_effect(&self.map, me.origin, *p) {
-                    return reject("AREA-E6", format!("no line of effect to {p}"));
+                match self.centre_refusal(me, w, *p) {
+                    Some(CentreRefusal::OffMap) => return reject("ATK-4", format!("{p} is off the map")),
+                    Some(CentreRefusal::TooFar(d)) => {
+                        return reject(
+                            "ATK-4",
+                            format!("{p} is {d} steps away; {} reaches {}", w.weapon.name, w.weapon.range.max),
+                        );
+                    }
+                    Some(CentreRefusal::NoLine) => return reject("AREA-E6", format!("no line of effect to {p}")),
+                    None => {}
                 }
                 let shape = match area {
                     AreaSpec::Ring { width, .. } => Shape::Ring { radius: *radius, width: *width },
