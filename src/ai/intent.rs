@@ -8,7 +8,7 @@ use super::odds::odds;
 use crate::battle::{Armed, Battle, CreatureId, Fighter};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::MoveField;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// Each further turn a strike lies away, it is worth this much less (tuned with `duel`).
@@ -54,10 +54,11 @@ const FIELDS_KEPT: usize = 8;
 thread_local! {
     /// Fields by what they were worked out from (`field_key`): the several decisions of one
     /// turn share one, and so do creatures alike (a pack of wolves) while the enemies stand
-    /// where they stood, however hurt (the field is geometry; the strike's worth is not kept).
+    /// where they stood, however hurt (the field is geometry; the strike's worth is kept apart,
+    /// in `WORTH`).
     static FIELDS: RefCell<Vec<(u64, Rc<MoveField>)>> = const { RefCell::new(Vec::new()) };
     /// The last strike's worth worked out (`strike_worth`).
-    static WORTH: std::cell::Cell<Option<(u64, (f64, i32))>> = const { std::cell::Cell::new(None) };
+    static WORTH: Cell<Option<(u64, (f64, i32))>> = const { Cell::new(None) };
 }
 
 /// The strike map of `me` against these enemies (conscious, perceived), as they stand now.
@@ -84,6 +85,10 @@ pub(super) fn strike_map(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> Rc
 /// its attacks, no defense assumed, as the battle's numbers give it from where the creature
 /// stood when first asked this round and while nobody's pools change (the decisions of one
 /// turn weigh closing in by the same worth).
+/// Kept by the old strike map's key, so the worth is what it always was: it does not follow a
+/// weapon running out of ammunition within the round (the field above does), which leaves an
+/// archer with an empty quiver valuing the walk to its dagger's squares by its bow's worth
+/// until the round or a pool changes.
 fn strike_worth(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> (f64, i32) {
     let key = worth_key(b, me, enemies);
     if let Some(hit) = WORTH.get().filter(|(k, _)| *k == key).map(|(_, w)| w) {
@@ -124,14 +129,16 @@ fn striking_weapons(me: &Fighter) -> impl Iterator<Item = &Armed> {
     me.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= me.max_ap)
 }
 
-/// Everything `build` reads: the battle and its map (doors opened, objects broken: the map's
-/// revision), the walker, its weapons' reach and the enemies' squares.
+/// Everything `build` reads: the battle and its map (its fingerprint: the terrain as it stands,
+/// doors opened and objects broken included), the walker (its size with its body height, which
+/// decides what it climbs over and out of, its burden and the drop it stands in), its weapons'
+/// reach and the enemies' squares.
 fn field_key(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
     (b.seed(), b.level_file(), b.map().fingerprint()).hash(&mut h);
     let walker = b.mover(me.id, false);
-    (walker.size.footprint(), walker.speed, walker.depth, walker.burden).hash(&mut h);
+    (walker.size, walker.speed, walker.depth, walker.burden).hash(&mut h);
     for w in striking_weapons(me) {
         (w.weapon.range.min, w.weapon.range.max).hash(&mut h);
     }

@@ -221,7 +221,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
             }
         }
     };
-    let offences: Vec<Option<(Offence, f64)>> = dests
+    let mut offences: Vec<Option<(Offence, f64)>> = dests
         .iter()
         .map(|&dest| {
             let ap_left = f.ap - if dest != f.origin { MOVE_AP } else { 0 };
@@ -239,7 +239,6 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
     let bounds: Vec<f64> =
         offences.iter().map(|o| o.as_ref().map_or(f64::NEG_INFINITY, |(o, rider)| o.upper_bound + rider)).collect();
     let walk_strikes = offences.iter().flatten().any(|(o, _)| o.dealt > 0.0);
-    let mut offences = offences;
     let mut order: Vec<usize> = (0..dests.len()).filter(|&i| offences[i].is_some()).collect();
     order.sort_by(|&x, &y| bounds[y].total_cmp(&bounds[x]));
     let mut top = [f64::NEG_INFINITY; 3];

@@ -62,19 +62,20 @@ impl Facing {
     pub fn toward_footprint(from: Footprint, to: Footprint) -> Facing {
         let (ax, ay) = from.centre2();
         let (bx, by) = to.centre2();
-        Facing::toward_delta(i64::from(bx) - i64::from(ax), i64::from(by) - i64::from(ay))
+        Facing::toward_delta(bx - ax, by - ay)
     }
 
     /// `toward` for a whole-number direction, in integers (the planner asks it for every square
     /// it weighs). A boundary between two facings lies at an odd multiple of 22.5°, whose
     /// tangent √2 − 1 is irrational: no whole-number direction ties, so this is exact.
-    pub fn toward_delta(dx: i64, dy: i64) -> Facing {
-        let (ax, ay) = (dx.abs(), dy.abs());
+    pub fn toward_delta(dx: i32, dy: i32) -> Facing {
+        let (ax, ay) = (i128::from(dx.unsigned_abs()), i128::from(dy.unsigned_abs()));
         let (min, max) = (ax.min(ay), ax.max(ay));
         if max == 0 {
             return Facing::N;
         }
-        // Diagonal when min / max > tan 22.5° = √2 − 1, i.e. (min + max)² > 2·max².
+        // Diagonal when min / max > tan 22.5° = √2 − 1, i.e. (min + max)² > 2·max² (in i128:
+        // no overflow for any i32 direction).
         let diagonal = (min + max) * (min + max) > 2 * max * max;
         match (diagonal, dx > 0, dy > 0) {
             (true, true, true) => Facing::NE,
@@ -344,8 +345,8 @@ mod tests {
     // FACE-E2: the integer bearing agrees with the trigonometric one on every direction.
     #[test]
     fn toward_delta_agrees_with_the_bearing() {
-        for dx in -90i64..=90 {
-            for dy in -90i64..=90 {
+        for dx in -90i32..=90 {
+            for dy in -90i32..=90 {
                 let float = Facing::toward((0.0, 0.0), (dx as f64, dy as f64));
                 assert_eq!(Facing::toward_delta(dx, dy), float, "direction {dx},{dy}");
             }
@@ -353,5 +354,8 @@ mod tests {
         // Far directions close to a boundary (tan 22.5° ≈ 0.41421356).
         assert_eq!(Facing::toward_delta(41_421, 100_000), Facing::N);
         assert_eq!(Facing::toward_delta(41_422, 100_000), Facing::NE);
+        // The extremes do not overflow.
+        assert_eq!(Facing::toward_delta(i32::MIN, i32::MIN), Facing::SW);
+        assert_eq!(Facing::toward_delta(0, i32::MAX), Facing::N);
     }
 }
