@@ -5,7 +5,8 @@
 //! that strike, discounted per turn, and squares on the walking way there beat squares beside it.
 
 use super::odds::odds;
-use crate::battle::{Armed, Battle, CreatureId, Fighter};
+use super::situation::striking_weapons;
+use crate::battle::{Battle, CreatureId, Fighter};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::MoveField;
 use std::cell::{Cell, RefCell};
@@ -122,11 +123,6 @@ fn worth_key(b: &Battle, me: &Fighter, enemies: &[CreatureId]) -> u64 {
         (e, f.origin, f.attrs).hash(&mut h);
     }
     h.finish()
-}
-
-/// The weapons it could strike a single enemy with this turn.
-fn striking_weapons(me: &Fighter) -> impl Iterator<Item = &Armed> {
-    me.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= me.max_ap)
 }
 
 /// Everything `build` reads: the battle and its map (its fingerprint: the terrain as it stands,

@@ -4,7 +4,7 @@
 //! looks and whether it is a shooter.
 
 use super::clock::side_strength;
-use crate::battle::{Battle, Command, CreatureId, Event, Fighter, Placement, Target};
+use crate::battle::{Armed, Battle, Command, CreatureId, Event, Fighter, Placement, Target};
 use crate::level::compendium::AiProfile;
 use crate::rules::facing::Facing;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
@@ -118,6 +118,12 @@ pub(super) fn faces_this_turn(b: &Battle, me: CreatureId) -> usize {
 /// Where `me` would stand at `at`, facing `facing`, in its current posture.
 pub(super) fn placed(me: &Fighter, at: Pos, facing: Facing) -> Placement {
     Placement { origin: at, facing, posture: me.posture }
+}
+
+/// The weapons `f` could strike a single creature with in one turn: not area weapons, not
+/// empty, within its AP.
+pub(super) fn striking_weapons(f: &Fighter) -> impl Iterator<Item = &Armed> {
+    f.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= f.max_ap)
 }
 
 /// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).

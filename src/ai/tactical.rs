@@ -249,8 +249,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
             continue;
         }
         let Some((off, rider)) = offences[i].take() else { continue };
-        let ap_left = f.ap - if dest != f.origin { MOVE_AP } else { 0 };
-        let (plan, mut score) = ctx.finish(dest, ap_left, f.posture, off, &first_for(dest));
+        let (plan, mut score) = ctx.finish(off, &first_for(dest));
         score.total += rider;
         if let Some(k) = top.iter().position(|t| score.total > *t) {
             top.copy_within(k..2, k + 1);

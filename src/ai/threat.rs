@@ -2,6 +2,7 @@
 //! planner charges each square with, asked of the battle's numbers "as if in reach".
 
 use super::odds::odds;
+use super::situation::striking_weapons;
 use crate::battle::{Armed, Battle, CreatureId, Fighter, Placement};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::movement::MoveField;
@@ -34,10 +35,7 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
     let mut engagement = None;
     // Traced at most once per enemy, and only when a ranged weapon would raise the threat.
     let mut held_line = None;
-    for w in &enemy.weapons {
-        if w.weapon.area.is_some() || w.ammo == Some(0) || w.weapon.ap > enemy.max_ap {
-            continue;
-        }
+    for w in striking_weapons(enemy) {
         // Moves it can make and still attack; MOVE-E1: a move goes up to speed + ¾ steps.
         let moves = enemy.moves_beside(w);
         if d > farthest_attack(enemy, w, moves) {
@@ -123,9 +121,7 @@ impl Threat {
 pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> FriendsInReach {
     let side = b.fighter(me).side;
     let (mut blow, mut shot, mut blow_range, mut blow_moves, mut range) = (-1, -1, 0, 0, -1);
-    for w in
-        enemy.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= enemy.max_ap)
-    {
+    for w in striking_weapons(enemy) {
         let moves = enemy.moves_beside(w);
         if w.weapon.range.ranged {
             // Counted in its range after walking, not out to the overreach.

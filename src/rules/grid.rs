@@ -108,6 +108,8 @@ impl Iterator for FootprintCells {
 
 impl ExactSizeIterator for FootprintCells {}
 
+impl std::iter::FusedIterator for FootprintCells {}
+
 /// SPACE-E4: distance between multi-square tokens = the minimum over pairs of occupied squares.
 pub fn footprint_distance(a: Footprint, b: Footprint) -> i32 {
     // The closest pair is found per axis: the gap between the two intervals.

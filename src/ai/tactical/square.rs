@@ -45,6 +45,10 @@ pub(super) struct Ctx<'a> {
 
 /// A square's offence, worked out before its danger (see `Ctx::offence`).
 pub(super) struct Offence {
+    /// Where, with how many AP left and in which posture.
+    dest: Pos,
+    ap_left: i32,
+    posture: Posture,
     attack: Option<BestAttack>,
     turn_first: Option<Facing>,
     held_offence: f64,
@@ -81,8 +85,7 @@ impl Ctx<'_> {
         posture: Posture,
         first: &dyn Fn(Facing, Option<&Command>) -> Command,
     ) -> (Plan, OptionScore) {
-        let offence = self.offence(dest, ap_left, posture);
-        self.finish(dest, ap_left, posture, offence, first)
+        self.finish(self.offence(dest, ap_left, posture), first)
     }
 
     /// What standing at `dest` offers before its danger is weighed: the best attack from there,
@@ -185,6 +188,9 @@ impl Ctx<'_> {
         let holding_at_most = if shooter { HELD_ROUNDS * held_offence * f.max_ap as f64 } else { 0.0 };
         let upper_bound = attack_value.max(0.0) + closing + holding_at_most - hiding_lost - (p.caution + 1.0) * hazard;
         Offence {
+            dest,
+            ap_left,
+            posture,
             attack,
             turn_first,
             held_offence,
@@ -215,14 +221,11 @@ impl Ctx<'_> {
     /// `offence` at `dest` weighed against the danger of standing there.
     pub(super) fn finish(
         &self,
-        dest: Pos,
-        ap_left: i32,
-        posture: Posture,
-        offence: Offence,
+        o: Offence,
         first: &dyn Fn(Facing, Option<&Command>) -> Command,
     ) -> (Plan, OptionScore) {
         let (b, f, p) = (self.b, self.f, self.p);
-        let o = offence;
+        let (dest, ap_left, posture) = (o.dest, o.ap_left, o.posture);
         let moved = dest != f.origin;
         let facing = main_threat_facing(b, f, dest, self.conscious);
         let mf = Footprint::new(dest, f.size.footprint());
