@@ -62,6 +62,8 @@ pub fn play_out(
     }
     if ai.explain {
         app.init_resource::<crate::battle::Explanations>();
+    } else {
+        app.init_resource::<crate::ai::ReasonsUnread>();
     }
     run_until_input(&mut app, MAX_FRAMES);
     let world = app.world_mut();

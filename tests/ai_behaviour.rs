@@ -252,13 +252,43 @@ fn a_refused_plan_is_counted_as_a_fallback() {
     );
     assert_eq!(b.awaiting(), Some((0, None)));
     // Asked to decide for the creature whose turn it is not, the planner's command is refused.
-    let d = ai::decision(&b, 1, None, &profile("default"));
+    let d = ai::decision(&b, 1, None, &profile("default"), ai::Reasons::Shown);
     let (_, why) = d.fallback.expect("counted");
     assert_eq!(why.rule, "TIME-7");
     assert_eq!(d.command, Command::EndTurn);
     let mut counted = ai::AiFallbacks::default();
-    counted.record(1, ai::decision(&b, 1, None, &profile("default")).fallback);
+    counted.record(1, ai::decision(&b, 1, None, &profile("default"), ai::Reasons::Shown).fallback);
     assert_eq!(counted.count, 1);
+}
+
+// Unread reasons let the planner skip squares that cannot win: the choice must be exactly the
+// one weighing every square gives, at every decision of whole battles on every kind of level.
+#[test]
+fn unread_reasons_choose_exactly_what_shown_reasons_choose() {
+    let mut compared = 0;
+    for (name, text) in SHIPPED.iter().filter(|(n, _)| ["skirmish", "wolf_den", "archers_wall", "the_mill"].contains(n))
+    {
+        let l = parse_level(name, text, builtin_compendium()).unwrap();
+        for seed in 0..3 {
+            let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
+            for _ in 0..2_000 {
+                let Some((c, w)) = b.awaiting() else { break };
+                let p = ai::profile_for(&b, c, None);
+                let shown = ai::decision(&b, c, w, &p, ai::Reasons::Shown);
+                let unread = ai::decision(&b, c, w, &p, ai::Reasons::Unread);
+                assert_eq!(shown.command, unread.command, "{name} seed {seed}, creature {c}");
+                // (A defense window's explanation lists the defenses; it is not pruned.)
+                if let (None, Some(s), Some(u)) = (w, &shown.explanation, &unread.explanation) {
+                    assert_eq!(u.options.len(), 1, "only the choice is explained");
+                    assert_eq!(format!("{:?}", u.options[0]), format!("{:?}", s.options[0]));
+                    compared += 1;
+                }
+                b.submit(c, shown.command).unwrap();
+            }
+            assert!(b.outcome().is_some(), "{name} seed {seed} finishes");
+        }
+    }
+    assert!(compared > 500, "{compared} explained decisions compared");
 }
 
 fn concealing_level(creatures: &str) -> Battle {

@@ -9,6 +9,7 @@
 //! Every candidate is played with the same dice seeds, so the comparison is between commands,
 //! not between lucky and unlucky rolls.
 
+use super::Reasons;
 use super::situation::describe;
 use super::tactical::ranked_turn;
 use crate::battle::{Battle, Command, CreatureId, Event, Explanation, LookAheadReport};
@@ -25,8 +26,8 @@ const MARGIN: f64 = 0.25;
 /// A play-out ends after this many decisions even if the round has not come round.
 const MAX_PLAYOUT_DECISIONS: usize = 400;
 
-pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile) -> (Command, Option<Explanation>) {
-    let choice = ranked_turn(b, me, p);
+pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) -> (Command, Option<Explanation>) {
+    let choice = ranked_turn(b, me, p, reasons);
     let look = p.look_ahead;
     let candidates = distinct(&choice.ranked, look.candidates as usize);
     if candidates.len() < 2 || look.rollouts == 0 {
@@ -123,7 +124,7 @@ fn play_out(copy: &mut Battle, me: CreatureId, first: &Command, model: &AiProfil
             break;
         }
         let Some((c, w)) = copy.awaiting() else { break };
-        let d = super::decision(copy, c, w, model);
+        let d = super::decision(copy, c, w, model, Reasons::Unread);
         if copy.submit(c, d.command).is_err() {
             let _ = copy.submit(c, super::fallback(w));
         }

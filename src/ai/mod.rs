@@ -85,6 +85,20 @@ impl AiFallbacks {
     }
 }
 
+/// How much of a decision's reasoning someone reads. A player's AI panel and `run --explain`
+/// show the runners-up; a batch of battles, a look-ahead's play-outs and the plain `decide`
+/// read only the choice, and the planner then skips every square that cannot win — the same
+/// choice for less work (the runners-up it would show are left out, not guessed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reasons {
+    Shown,
+    Unread,
+}
+
+/// Present when nobody reads the AI's reasons (`sim`, `duel`): decisions skip the runners-up.
+#[derive(Resource, Clone, Copy, Debug, Default)]
+pub struct ReasonsUnread;
+
 /// One decision of the AI.
 #[derive(Clone, Debug)]
 pub struct Decision {
@@ -105,6 +119,7 @@ fn ai_decide(
     pace: Option<ResMut<AiPace>>,
     time: Option<Res<Time>>,
     clock: Option<ResMut<AiClock>>,
+    unread: Option<Res<ReasonsUnread>>,
 ) {
     let Some(battle) = battle else { return };
     let Some((creature, window)) = battle.awaiting_from(Controller::Ai) else { return };
@@ -119,7 +134,8 @@ fn ai_decide(
     let name = profiles.as_ref().and_then(|p| p.0.get(side).cloned().flatten());
     let profile = profile_for(b, creature, name.as_deref());
     let started = clock.is_some().then(std::time::Instant::now);
-    let d = decision(b, creature, window, &profile);
+    let reasons = if unread.is_some() { Reasons::Unread } else { Reasons::Shown };
+    let d = decision(b, creature, window, &profile, reasons);
     if let (Some(mut clock), Some(t)) = (clock, started) {
         clock.0 += t.elapsed();
     }
@@ -142,7 +158,7 @@ pub fn profile_for(battle: &Battle, creature: CreatureId, name: Option<&str>) ->
 
 /// The AI's command for `creature` with its own profile.
 pub fn decide(battle: &Battle, creature: CreatureId, window: Option<WindowKind>) -> Command {
-    decision(battle, creature, window, &profile_for(battle, creature, None)).command
+    decision(battle, creature, window, &profile_for(battle, creature, None), Reasons::Unread).command
 }
 
 /// The AI's command for `creature` under `profile`, with an explanation when it weighed options.
@@ -152,12 +168,18 @@ pub fn decide_with(
     window: Option<WindowKind>,
     profile: &AiProfile,
 ) -> (Command, Option<Explanation>) {
-    let d = decision(battle, creature, window, profile);
+    let d = decision(battle, creature, window, profile, Reasons::Shown);
     (d.command, d.explanation)
 }
 
 /// The AI's decision, with the safety net's replacement recorded in `fallback`.
-pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind>, profile: &AiProfile) -> Decision {
+pub fn decision(
+    battle: &Battle,
+    creature: CreatureId,
+    window: Option<WindowKind>,
+    profile: &AiProfile,
+    reasons: Reasons,
+) -> Decision {
     let own_turn = window.is_none() && profile.difficulty > 0;
     let chore = own_turn
         .then(|| {
@@ -172,9 +194,9 @@ pub fn decision(battle: &Battle, creature: CreatureId, window: Option<WindowKind
     } else if let Some(chore) = chore {
         (chore, None)
     } else if window.is_none() && profile.look_ahead.candidates > 1 {
-        lookahead::turn(battle, creature, profile)
+        lookahead::turn(battle, creature, profile, reasons)
     } else {
-        tactical::decide(battle, creature, window, profile)
+        tactical::decide(battle, creature, window, profile, reasons)
     };
     // MOVE-13 [Ext]: a turn whose weighed plan strikes nobody is better spent lifting a
     // threatened friend (a turn it did not weigh — fleeing, hiding, hunting — is kept).
@@ -231,7 +253,7 @@ pub fn play_direct(battle: &mut Battle, profiles: Option<&[Option<String>]>, max
     for _ in 0..max_decisions {
         let Some((c, w)) = battle.awaiting() else { break };
         let name = profiles.and_then(|p| p.get(battle.fighter(c).side).cloned().flatten());
-        let d = decision(battle, c, w, &profile_for(battle, c, name.as_deref()));
+        let d = decision(battle, c, w, &profile_for(battle, c, name.as_deref()), Reasons::Unread);
         count.decisions += 1;
         count.fallbacks += usize::from(d.fallback.is_some());
         if battle.submit(c, d.command).is_err() {

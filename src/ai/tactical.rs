@@ -10,6 +10,7 @@
 //! with the defense that prevents most; Quick Step out of reach when that cancels a dangerous
 //! attack.
 
+use super::Reasons;
 use super::clock::{rounds_since_hurt, stall_push, with_the_clock};
 use super::odds::estimate_from;
 use super::situation::{
@@ -79,25 +80,32 @@ const STALL_STEP_WORTH: f64 = 0.15;
 /// then changes its mind must not turn back and forth forever.
 const MAX_FACE_COMMANDS: usize = 2;
 
-/// A square whose upper bound falls this far below the third best total weighed so far is not
-/// weighed further: it can be neither chosen nor shown among the top three. Far above the
+/// A square whose upper bound falls this far below the last total shown (the third best weighed
+/// so far, or the best when nobody reads the reasons) is not weighed further: it can be neither
+/// chosen nor shown. Far above the
 /// rounding of the sums, so the choice is exactly the one weighing every square makes (the
 /// tie rule's 1e-9 cannot carry a square from this far below into first place).
 const PRUNE_MARGIN: f64 = 1e-6;
 
-pub fn decide(b: &Battle, me: CreatureId, window: Option<WindowKind>, p: &AiProfile) -> (Command, Option<Explanation>) {
+pub fn decide(
+    b: &Battle,
+    me: CreatureId,
+    window: Option<WindowKind>,
+    p: &AiProfile,
+    reasons: Reasons,
+) -> (Command, Option<Explanation>) {
     match window {
         Some(WindowKind::Defense) => super::reactions::defend(b, me),
         Some(WindowKind::BeforeAttack) => (super::reactions::before_attack(b, me), None),
         Some(WindowKind::Fate) => (super::fate::answer(b, me), None),
         None => {
-            let choice = ranked_turn(b, me, p);
+            let choice = ranked_turn(b, me, p, reasons);
             (choice.command, choice.explanation)
         }
     }
 }
 
-pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoice {
+pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) -> TurnChoice {
     let stall = stall_push(b, me);
     let p = &with_the_clock(b, me, p, stall);
     let f = b.fighter(me);
@@ -233,9 +241,10 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
             })
         })
         .collect();
-    // Only the winner and the two runners-up shown in the explanation must be exact; the
-    // noise of `easy` and a look-ahead's whole ranking read every square.
+    // Only the winner and the runners-up shown in the explanation (if anyone reads it) must be
+    // exact; the noise of `easy` and a look-ahead's whole ranking read every square.
     let prune = p.difficulty != 1 && p.look_ahead.candidates <= 1 && p.caution >= 0.0;
+    let shown = if reasons == Reasons::Shown { 3 } else { 1 };
     let bounds: Vec<f64> =
         offences.iter().map(|o| o.as_ref().map_or(f64::NEG_INFINITY, |(o, rider)| o.upper_bound + rider)).collect();
     let walk_strikes = offences.iter().flatten().any(|(o, _)| o.dealt > 0.0);
@@ -245,7 +254,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
     let mut scored: Vec<Option<(Plan, OptionScore)>> = vec![None; dests.len()];
     for i in order {
         let dest = dests[i];
-        if prune && dest != f.origin && bounds[i] + PRUNE_MARGIN < top[2] {
+        if prune && dest != f.origin && bounds[i] + PRUNE_MARGIN < top[shown - 1] {
             continue;
         }
         let Some((off, rider)) = offences[i].take() else { continue };
@@ -385,7 +394,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile) -> TurnChoi
     }
     let options: Vec<OptionScore> = order
         .iter()
-        .take(3)
+        .take(shown)
         .map(|&i| {
             let (plan, score) = &plans[i];
             let rear_exposed = plan.stands.is_some_and(|(at, facing)| ctx.rear_exposed(at, facing));

@@ -353,7 +353,7 @@ mod tests {
         for _ in 0..100_000 {
             let Some((who, window)) = b.awaiting() else { break };
             let p = crate::ai::profile_for(&b, who, None);
-            let command = crate::ai::decision(&b, who, window, &p).command;
+            let command = crate::ai::decision(&b, who, window, &p, crate::ai::Reasons::Unread).command;
             let _ = b.submit(who, command);
             truth.push((b.log().len(), b.clone()));
         }
