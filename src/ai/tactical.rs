@@ -161,7 +161,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
     if !dests.contains(&f.origin) {
         dests.push(f.origin);
     }
-    dests.sort();
+    dests.sort_unstable();
     let may_turn = b.ruleset().facing && faces_this_turn(b, me) < MAX_FACE_COMMANDS;
     // ATK-E1: overreach takes a ranged weapon past its range at -2 dice per multiple; beyond
     // twice it, too few dice are left to matter (DICE-4 ends it sooner for most).
@@ -249,7 +249,8 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         offences.iter().map(|o| o.as_ref().map_or(f64::NEG_INFINITY, |(o, rider)| o.upper_bound + rider)).collect();
     let walk_strikes = offences.iter().flatten().any(|(o, _)| o.dealt > 0.0);
     let mut order: Vec<usize> = (0..dests.len()).filter(|&i| offences[i].is_some()).collect();
-    order.sort_by(|&x, &y| bounds[y].total_cmp(&bounds[x]));
+    // (Equal bounds in either order: the pruning is exact whichever is weighed first.)
+    order.sort_unstable_by(|&x, &y| bounds[y].total_cmp(&bounds[x]));
     let mut top = [f64::NEG_INFINITY; 3];
     let mut scored: Vec<Option<(Plan, OptionScore)>> = vec![None; dests.len()];
     for i in order {
@@ -277,7 +278,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         sprint_field = b.reachable(me, true).ok();
         if let Some(far) = &sprint_field {
             let mut extra: Vec<Pos> = far.destinations().filter(|d| !dests.contains(d) && within_reach(d)).collect();
-            extra.sort();
+            extra.sort_unstable();
             for dest in extra {
                 let first = |facing: Facing, _: Option<&Command>| Command::Move {
                     path: vec![dest],

@@ -247,7 +247,7 @@ impl Ctx<'_> {
         let cost = |t: &Threat, open: bool| if open { t.open + ko_cost * t.ko_open } else { t.any + ko_cost * t.ko };
         saved.clear();
         saved.extend(threats.iter().map(|t| (cost(t, true) - cost(t, false)).max(0.0)));
-        saved.sort_by(|a, b| b.total_cmp(a));
+        saved.sort_unstable_by(|a, b| b.total_cmp(a));
         let open_danger: f64 = threats.iter().map(|t| cost(t, true)).sum();
         let danger_keeping =
             |kept: i32| open_danger - saved.iter().take((kept / DEFEND_AP).max(0) as usize).sum::<f64>();
