@@ -222,3 +222,62 @@ fn move_13_the_ai_lifts_a_friend_no_drag_can_save() {
     open.adjust_for_scenario(0, |f| f.ap = 3);
     assert!(!matches!(ai::decide(&open, 0, None), Command::PutDown { .. } | Command::Lift { .. }));
 }
+
+/// A Large brute (2×2 at (4, 2)) beside a fallen wolf at (3, 2), and a Medium fighter beside
+/// the brute's own fallen body when `brute_down`.
+fn brute_and_wolf(brute_down: bool) -> Battle {
+    let text = level_text(
+        "Carry",
+        &OPEN,
+        &[
+            &creature("Brute", "brute", "Blue", (4, 2), "W"),
+            &creature("Wolf", "grey_wolf", "Blue", (3, 2), "E"),
+            &creature("Red", "human_fighter", "Red", (6, 1), "N"),
+        ],
+    );
+    let level = meshal_tactics::level::parse_level("carry.level.ron", &text, builtin_compendium()).unwrap();
+    let mut b = (0..)
+        .map_while(|seed| Battle::new(&level, builtin_compendium(), seed).ok())
+        .find(|b| b.awaiting() == Some((if brute_down { 2 } else { 0 }, None)))
+        .unwrap();
+    let down = if brute_down { 0 } else { 1 };
+    b.adjust_for_scenario(down, |f| {
+        let _ = f.attrs.remove_dice(Attribute::Might, 99);
+    });
+    assert!(b.fighter(down).attrs.is_unconscious());
+    b
+}
+
+// RULES: MOVE-13, MOVE-E7 — the lifter may be of any size, the body is of one square: a Large
+// brute lifts a fallen wolf (a 2×2 token has no one square for a dragged body to follow into,
+// so it may not drag it), puts it down on a square next to its footprint, and nobody lifts
+// the Large brute's own body.
+#[test]
+fn move_e7_a_large_creature_lifts_a_one_square_body() {
+    let mut b = brute_and_wolf(false);
+    assert_eq!(b.fighter(0).size.footprint(), 2);
+    let drag = Command::Drag { creature: 1, path: vec![Pos::new(4, 2), Pos::new(5, 2)], face: None };
+    assert_eq!(b.check(0, &drag).unwrap_err().rule, "MOVE-E7", "a Large dragger");
+    b.submit(0, lift()).unwrap();
+    assert_eq!(b.fighter(1).presence, Presence::Carried(0));
+    assert_eq!(b.fighter(0).ap, 0, "3 AP");
+    b.adjust_for_scenario(0, |f| f.ap = 3);
+    // Next to the 2×2 footprint at (4..=5, 2..=3): (3, 3) is; (3, 1) is, diagonally; (7, 2) is not.
+    assert_eq!(b.check(0, &put_down(7, 2)).unwrap_err().rule, "MOVE-E7");
+    assert_eq!(b.check(0, &put_down(5, 3)).unwrap_err().rule, "MOVE-E7", "its own square");
+    let squares = b.put_down_squares(0);
+    assert!(squares.contains(&Pos::new(3, 1)) && squares.contains(&Pos::new(6, 3)), "{squares:?}");
+    assert!(!squares.contains(&Pos::new(6, 1)), "Red stands there");
+    b.submit(0, put_down(3, 3)).unwrap();
+    assert_eq!((b.fighter(1).presence, b.fighter(1).origin), (Presence::Active, Pos::new(3, 3)));
+
+    // A one-square creature next to the fallen Large brute may not lift or drag it.
+    let mut fighter_turn = brute_and_wolf(true);
+    fighter_turn.adjust_for_scenario(2, |f| f.origin = Pos::new(6, 2));
+    for command in [
+        Command::Lift { creature: 0 },
+        Command::Drag { creature: 0, path: vec![Pos::new(6, 2), Pos::new(7, 2)], face: None },
+    ] {
+        assert_eq!(fighter_turn.check(2, &command).unwrap_err().rule, "MOVE-E7", "{command:?}");
+    }
+}

@@ -12,10 +12,12 @@
 //!   same resistance a drag adds, weight ÷ (current Might dice × 10), floored (MOVE-E7). A
 //!   lifter whose burden would be at least its speed could not take a step with it, and may not
 //!   lift it.
-//! - As with dragging, lifter and body are one square each (Medium or smaller); only the
-//!   unconscious are lifted (the dead leave the map; objects here are fixed doors and crates).
-//! - A carrier that falls unconscious or dies lets the body fall: onto its own square if it
-//!   died (its square is free), else onto the nearest free square. A carrier that leaves the
+//! - The body is of one square (Medium or smaller), as with dragging; the lifter may be of any
+//!   size (a brute picks up a wolf; only dragging needs a one-square dragger, whose one square
+//!   left behind the body follows into). Only the unconscious are lifted (the dead leave the
+//!   map; objects here are fixed doors and crates).
+//! - A carrier that falls unconscious or dies lets the body fall: onto one of its own squares
+//!   if it died (they are free), else onto the nearest free square. A carrier that leaves the
 //!   battle — flees (FLOW-5) or is trapped in a deep pit (MOVE-12) — takes the body with it.
 
 use super::check::{Plan, reject};
@@ -111,12 +113,10 @@ impl Battle {
     pub(super) fn put_down(&mut self, id: CreatureId, at: Pos) {
         self.spend(id, LIFT_AP);
         let Some(body) = self.creatures[id as usize].carrying else { return };
-        let around = self.creatures[id as usize].origin;
-        // Ring 0 is the carrier's own square, never free.
-        let Some(to) = std::iter::once(at)
-            .filter(|&p| self.is_free_for_body(p))
-            .chain(self.free_squares_near(Footprint::single(around), 1))
-            .next()
+        let around = self.creatures[id as usize].footprint();
+        // Ring 0 is the carrier's own squares, never free.
+        let Some(to) =
+            std::iter::once(at).filter(|&p| self.is_free_for_body(p)).chain(self.free_squares_near(around, 1)).next()
         else {
             self.log_about(Event::MoveInterrupted { creature: id, at }, &[id]);
             return;
@@ -163,9 +163,9 @@ impl Battle {
     /// A carrier that fell unconscious or died drops its burden (see the module notes).
     pub(super) fn drop_carried(&mut self, id: CreatureId) {
         let Some(body) = self.creatures[id as usize].carrying else { return };
-        let here = self.creatures[id as usize].origin;
+        let here = self.creatures[id as usize].footprint();
         let reach = self.map.width().max(self.map.height());
-        let spot = self.free_squares_near(Footprint::single(here), reach).next();
+        let spot = self.free_squares_near(here, reach).next();
         match spot {
             Some(to) => self.set_down(id, body, to),
             // A map with no free square left anywhere: the body leaves with its carrier's fall.

@@ -31,8 +31,8 @@ impl Battle {
     }
 
     /// MOVE-13, MOVE-E7 for dragging and lifting alike (`verb`: "drag" or "lift"): a body
-    /// its side perceives, unconscious, lying next to `id`, both of one square, and `id` with
-    /// Might dice to move it with and no body in its arms; the resistance it would add.
+    /// its side perceives, unconscious, of one square, lying next to `id`, and `id` with Might
+    /// dice to move it with and no body in its arms; the resistance it would add.
     pub(super) fn check_body(&self, id: CreatureId, body: CreatureId, verb: &str) -> Result<i32, Rejection> {
         let Some(b) = self.creatures.get(body as usize) else {
             return reject("CRE-1", format!("there is no creature {body}"));
@@ -49,11 +49,8 @@ impl Battle {
         if !b.attrs.is_unconscious() {
             return reject("MOVE-13", format!("{} is conscious: only an unconscious creature is moved so", b.name));
         }
-        if me.size.footprint() != 1 || b.size.footprint() != 1 {
-            return reject(
-                "MOVE-E7",
-                format!("only creatures of one square (Medium or smaller) {verb} or are moved so"),
-            );
+        if b.size.footprint() != 1 {
+            return reject("MOVE-E7", format!("only a body of one square (Medium or smaller) is moved so ({verb})"));
         }
         if footprint_distance(me.footprint(), b.footprint()) != 1 {
             return reject("MOVE-E7", format!("{} must lie next to {} to {verb} it", b.name, me.name));
@@ -65,6 +62,14 @@ impl Battle {
     /// Why `id` may not drag `body` now, or the mover it would drag it as.
     fn drag_mover(&self, id: CreatureId, body: CreatureId) -> Result<Mover, Rejection> {
         let extra = self.check_body(id, body, "drag")?;
+        // Engine decision: the body follows into the one square the dragger left (MOVE-E7),
+        // which a dragger of several squares does not have; it lifts instead (`carry`).
+        if self.creatures[id as usize].size.footprint() != 1 {
+            return reject(
+                "MOVE-E7",
+                "only a creature of one square (Medium or smaller) drags a body; a larger one lifts it",
+            );
+        }
         let mover = self.mover(id, false);
         Ok(Mover { burden: mover.burden + extra, ..mover })
     }
