@@ -798,6 +798,34 @@ fn lifts_a_fallen_friend_that_plugs_the_passage() {
     );
 }
 
+// MOVE-13 [Ext], MOVE-E7 — a Large brute in a corridor two squares wide is shut in by one
+// fallen wolf (it needs both squares of the width): in a stall it lifts the body away and goes
+// on toward the foe (The Brute in the Corridor's draws; a Large creature could not lift before).
+#[test]
+fn a_large_creature_lifts_the_body_shutting_a_two_square_corridor() {
+    let mut b = level(
+        &["WWWWWWWWWWWWWW", "W............W", "W............W", "WWWWWWWWWWWWWW"],
+        r#"(name: "Brute", template: "brute", side: "AI", at: (2, 1), facing: E),
+           (name: "Fallen", template: "grey_wolf", side: "AI", at: (4, 2), facing: E),
+           (name: "Foe", template: "human_duelist", side: "Foe", at: (11, 1), facing: W)"#,
+    );
+    b.adjust_for_scenario(1, |f| {
+        let _ = f.attrs.remove_dice(meshal_tactics::rules::creature::Attribute::Might, 99);
+    });
+    assert!(b.fighter(1).attrs.is_unconscious());
+    assert!(b.side_perceives(0, 2), "the foe is in sight down the corridor");
+    assert!(b.reachable(0, false).unwrap().cost_quarters(Pos::new(4, 1)).is_none(), "shut in");
+    for _ in 0..8 {
+        ai_round(&mut b, &profile("normal"));
+    }
+    let lifted = b.log().iter().find_map(|e| matches!(e.event, Event::Lifted { creature: 1, .. }).then_some(e.round));
+    let log: Vec<String> = b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect();
+    let round = lifted.unwrap_or_else(|| panic!("the wolf is lifted away: {}", log.join("\n")));
+    assert!(round >= 3, "only once the fight has stalled: round {round}");
+    assert_eq!(b.carried_by(0), Some(1));
+    assert!(b.distance_between(0, 2) < 7, "then it goes on toward the foe: {}", b.fighter(0).origin);
+}
+
 // Issue 9's "a side under fire it cannot answer from where it stands moves: into cover, out of
 // sight, or into reach": a lone fighter shot at every round by an archer that two swordsmen
 // guard, a pillar beside it. Going in means meeting three; staying means being shot. With one

@@ -205,10 +205,18 @@ pub fn decision(
         Some(Some(lift)) => lift,
         _ => command,
     };
-    // MOVE-13 [Ext]: in a stall, a fallen friend plugging a one-square passage is lifted away.
-    let command = match (own_turn && !had_chore && command == Command::EndTurn)
-        .then(|| rescue::clearing_lift(battle, creature, !idle, clock::stall_push(battle, creature)))
-    {
+    // MOVE-13 [Ext]: in a stall, a body shutting the way to the fight is lifted away, instead
+    // of ending the turn or walking (a walk that strikes nobody: no hostile in its senses can
+    // act, so it hunts for the rest, as often as not toward that very body).
+    let hunting = || {
+        let side = battle.fighter(creature).side;
+        battle.perceived_hostiles(side).iter().all(|&e| !battle.fighter(e).can_act())
+    };
+    let stays_or_walks = matches!(command, Command::EndTurn | Command::Move { .. });
+    let command = match (own_turn && !had_chore && stays_or_walks).then(|| {
+        let strikes = !idle && !hunting();
+        rescue::clearing_lift(battle, creature, strikes, clock::stall_push(battle, creature))
+    }) {
         Some(Some(lift)) => lift,
         _ => command,
     };

@@ -12,12 +12,14 @@
 //! off.
 //! (Lifting whenever no drag saved the body spent turns that were worth more as blows: normal
 //! against the baseline lost 4.9 points on `wolf_den`, 2.6 on the skirmish, 1,000 duels each.)
-//! Otherwise it never spends AP on dragging or lifting, and it never puts a carried body down
-//! (that would only give it back to the foe).
+//! In a stall it lifts a body shutting its way to the fight (`clearing_lift`). Otherwise it
+//! never spends AP on dragging or lifting, and it never puts a carried body down (that would
+//! only give it back to the foe).
 
 use crate::battle::{Battle, Command, CreatureId, Fighter};
 use crate::rules::costs::LIFT_AP;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::movement::MoveField;
 
 /// How close a hostile must be for the body to be in danger, and how far the drag must take
 /// it: beyond a reach-2 weapon and a step.
@@ -43,18 +45,33 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
     fallen.iter().map(|body| Command::Lift { creature: body.id }).find(|lift| b.check(me, lift).is_ok())
 }
 
-/// The lift that clears the way in a stall (`stall` the side's push, `clock::stall_push`): a
-/// friend lying unconscious next to `me` where it plugs the way (`Battle::body_plugs_a_way`),
-/// between it and the nearest hostile its side perceives or last saw (and did not see go
-/// down), plugs the only way to the fight; neither band can pass its own fallen, and two
-/// bands waited behind them until `max_rounds` (The Crossing's draws). Only on a turn whose
-/// plan strikes nobody, with the whole turn's AP.
+/// The lift that clears the way in a stall: a body lying unconscious next to `me` (a friend's
+/// or a foe's) without which it could walk up to the nearest hostile its side perceives or last
+/// saw (and did not see go down), or come nearer to it (several may lie in the way, lifted one
+/// by one). Bodies do not move of themselves: neither band could pass its own fallen in a
+/// one-square passage, and two bands waited behind them until `max_rounds` (The Crossing's
+/// draws); a Large brute in a two-square corridor was shut in by one wolf's body (The Brute in
+/// the Corridor's). Only on a turn whose plan strikes nobody, with the whole turn's AP, once
+/// the stall pushes its side fully (`stall` 1, `clock::stall_push`): lifting as soon as it
+/// began, a creature lifted the friend that had just fallen between it and the foe, opening
+/// the way for the foe and standing there with no AP to defend (normal against the baseline
+/// lost 3.5 points on The Crossing, 1,000 duels).
 pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
     let f = b.fighter(me);
-    if strikes || stall <= 0.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 {
+    if strikes || stall < 1.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 {
         return None;
     }
-    let hostiles: Vec<Footprint> = b
+    let bodies: Vec<&Fighter> = b
+        .creatures()
+        .iter()
+        .filter(|o| o.id != me && o.is_active() && o.attrs.is_unconscious())
+        .filter(|o| footprint_distance(f.footprint(), o.footprint()) == 1)
+        .filter(|o| b.check(me, &Command::Lift { creature: o.id }).is_ok())
+        .collect();
+    if bodies.is_empty() {
+        return None;
+    }
+    let goal = b
         .creatures()
         .iter()
         .filter(|o| b.hostile(me, o.id))
@@ -68,16 +85,29 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
                 b.last_seen(f.side, o.id).map(Footprint::single)
             }
         })
-        .collect();
-    let nearest = |fp: Footprint| hostiles.iter().map(|&h| footprint_distance(fp, h)).min().unwrap_or(i32::MAX);
-    let mine = nearest(f.footprint());
-    b.creatures()
-        .iter()
-        .filter(|o| o.side == f.side && o.id != me && o.is_active() && o.attrs.is_unconscious())
-        .filter(|o| footprint_distance(f.footprint(), o.footprint()) == 1 && nearest(o.footprint()) < mine)
-        .filter(|o| b.body_plugs_a_way(o.origin))
+        .min_by_key(|&h| footprint_distance(f.footprint(), h))?;
+    // How far from the goal the bodies keep it: 0 if it can walk up to it, else the distance
+    // left from the nearest square it can walk to.
+    let side = f.size.footprint();
+    let kept_off = |lifted: Option<CreatureId>| {
+        let field = b.journey_costs_past_bodies(me, f.origin, lifted);
+        let near = |p: Pos| footprint_distance(Footprint::new(p, side), goal);
+        if walks_beside(&field, goal, side) { 0 } else { field.destinations().map(near).min().unwrap_or(i32::MAX) }
+    };
+    let now = kept_off(None);
+    (now > 0)
+        .then(|| bodies.into_iter().find(|o| kept_off(Some(o.id)) < now))
+        .flatten()
         .map(|o| Command::Lift { creature: o.id })
-        .find(|lift| b.check(me, lift).is_ok())
+}
+
+/// Whether `field` reaches a square where a footprint of `side` squares stands next to `goal`.
+fn walks_beside(field: &MoveField, goal: Footprint, side: i32) -> bool {
+    let (o, n) = (goal.origin, goal.side);
+    (o.y - side..=o.y + n)
+        .flat_map(|y| (o.x - side..=o.x + n).map(move |x| Pos::new(x, y)))
+        .filter(|&p| footprint_distance(Footprint::new(p, side), goal) <= 1)
+        .any(|p| field.cost_quarters(p).is_some())
 }
 
 /// The hostiles `me`'s side perceives (their squares) and the unconscious friends next to `me`

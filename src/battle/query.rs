@@ -253,6 +253,20 @@ impl Battle {
         cost_field(&self.map, None, &walker, from)
     }
 
+    /// Walking costs over the whole map for this creature's footprint from `from`, standing,
+    /// with the bodies its side knows of lying in its way (SPACE-9: those within a size of it;
+    /// and GEN-1's hold order), all but `lifted`: the standing move, bodies do not, so a journey of several turns meets
+    /// them where they lie ("would the way open were this body lifted?").
+    pub fn journey_costs_past_bodies(&self, id: CreatureId, from: Pos, lifted: Option<CreatureId>) -> MoveField {
+        let side = self.creatures[id as usize].side;
+        let body = |o: CreatureId| {
+            Some(o) != lifted && self.creatures[o as usize].attrs.is_unconscious() && self.knows(side, o)
+        };
+        let occupancy = self.occupancy_where(id, body);
+        let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
+        cost_field(&self.map, Some(&occupancy), &walker, from)
+    }
+
     /// Walking costs over the whole map for this creature's footprint from the nearest of
     /// `origins` (creatures ignored, standing): "how far is it to the nearest of these squares?"
     pub fn journey_costs_from(&self, id: CreatureId, origins: &[Pos]) -> MoveField {
