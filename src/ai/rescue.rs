@@ -58,7 +58,9 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
 /// lost 3.5 points on The Crossing, 1,000 duels).
 pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
     let f = b.fighter(me);
-    if strikes || stall < 1.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 {
+    // Under fire (hurt this round or the last) a side moves rather than spend a turn lifting.
+    let under_fire = || crate::ai::clock::rounds_since_hurt(b, f.side) <= 1;
+    if strikes || stall < 1.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 || under_fire() {
         return None;
     }
     let bodies: Vec<&Fighter> = b
