@@ -52,10 +52,11 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
 /// one-square passage, and two bands waited behind them until `max_rounds` (The Crossing's
 /// draws); a Large brute in a two-square corridor was shut in by one wolf's body (The Brute in
 /// the Corridor's). Only on a turn whose plan strikes nobody, with the whole turn's AP, once
-/// the stall pushes its side fully (`stall` 1, `clock::stall_push`): lifting as soon as it
-/// began, a creature lifted the friend that had just fallen between it and the foe, opening
-/// the way for the foe and standing there with no AP to defend (normal against the baseline
-/// lost 3.5 points on The Crossing, 1,000 duels).
+/// the stall pushes its side fully (`stall` 1, `clock::stall_push`) and not under fire:
+/// lifting as soon as it began, a creature lifted the friend that had just fallen between it
+/// and the foe, opening the way for the foe and standing there with no AP to defend (normal
+/// against the baseline lost 3.5 points on The Crossing, 1,000 duels), and lifting under fire
+/// doubled the battles counted passive there.
 pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
     let f = b.fighter(me);
     // Under fire (hurt this round or the last) a side moves rather than spend a turn lifting.
