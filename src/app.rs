@@ -25,6 +25,11 @@ pub fn headless_app(battle: ActiveBattle) -> App {
     app.add_plugins(MinimalPlugins.build().disable::<TaskPoolPlugin>())
         .add_plugins((crate::battle::plugin, crate::ai::plugin))
         .insert_resource(battle);
+    // The time plugin holds message buffers until a fixed-timestep pass has run, which the
+    // headless frames (`battle::run_until_input`) never run: without this they kept every
+    // message of a battle. Nothing here runs on the fixed timestep.
+    app.world_mut().resource_mut::<bevy::ecs::message::MessageRegistry>().should_update =
+        bevy::ecs::message::ShouldUpdateMessages::Always;
     let order = app.world().resource::<MainScheduleOrder>();
     let labels: Vec<_> = order.labels.iter().chain(&order.startup_labels).copied().chain([Main.intern()]).collect();
     for label in labels {

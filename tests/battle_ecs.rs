@@ -63,6 +63,18 @@ fn a_human_side_waits_and_commands_arrive_as_messages() {
     assert!(seen.iter().zip(b.battle.log()).all(|(a, b)| a == b));
 }
 
+// A headless battle keeps only the last two frames' messages, not every event of the battle
+// (its frames skip the fixed-timestep pass the time plugin waits for before turning buffers).
+#[test]
+fn a_headless_battle_does_not_keep_its_old_messages() {
+    let mut app = app(None);
+    run_until_input(&mut app, 100_000);
+    let log = app.world().resource::<ActiveBattle>().battle.log().len();
+    let kept = app.world().resource::<Messages<BattleEvent>>().len();
+    assert!(log > 100, "a whole battle: {log} events");
+    assert!(kept * 10 < log, "{kept} of {log} events still buffered");
+}
+
 #[test]
 fn entities_mirror_the_battle() {
     let mut app = app(None);

@@ -95,7 +95,8 @@ pub enum Reasons {
     Unread,
 }
 
-/// Present when nobody reads the AI's reasons (`sim`, `duel`): decisions skip the runners-up.
+/// Present when nobody reads the AI's reasons (`sim`, `duel`, `run` without `--explain`):
+/// decisions skip the runners-up.
 #[derive(Resource, Clone, Copy, Debug, Default)]
 pub struct ReasonsUnread;
 

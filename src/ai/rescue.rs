@@ -47,8 +47,8 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
 
 /// The lift that clears the way in a stall: a body lying unconscious next to `me` (a friend's
 /// or a foe's) without which it could walk up to the nearest hostile its side perceives or last
-/// saw (and did not see go down), or come nearer to it (several may lie in the way, lifted one
-/// by one). Bodies do not move of themselves: neither band could pass its own fallen in a
+/// saw (and did not see go down), or come nearer to it (with more bodies in the way, the rest
+/// are for its friends: a carrier lifts no second body). Bodies do not move of themselves: neither band could pass its own fallen in a
 /// one-square passage, and two bands waited behind them until `max_rounds` (The Crossing's
 /// draws); a Large brute in a two-square corridor was shut in by one wolf's body (The Brute in
 /// the Corridor's). Only on a turn whose plan strikes nobody, with the whole turn's AP, once
@@ -90,7 +90,8 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
         })
         .min_by_key(|&h| footprint_distance(f.footprint(), h))?;
     // How far from the goal the bodies keep it: 0 if it can walk up to it, else the distance
-    // left from the nearest square it can walk to.
+    // left from the nearest square it can walk to. (The first body that helps is taken, not
+    // the one that helps most: review note, left for a measured change.)
     let side = f.size.footprint();
     let kept_off = |lifted: Option<CreatureId>| {
         let field = b.journey_costs_past_bodies(me, f.origin, lifted);

@@ -82,9 +82,9 @@ const MAX_FACE_COMMANDS: usize = 2;
 
 /// A square whose upper bound falls this far below the last total shown (the third best weighed
 /// so far, or the best when nobody reads the reasons) is not weighed further: it can be neither
-/// chosen nor shown. Far above the
-/// rounding of the sums, so the choice is exactly the one weighing every square makes (the
-/// tie rule's 1e-9 cannot carry a square from this far below into first place).
+/// chosen nor shown. Far above the rounding of the sums, so the choice is exactly the one
+/// weighing every square makes (the tie rule's 1e-9 cannot carry a square from this far below
+/// into first place).
 const PRUNE_MARGIN: f64 = 1e-6;
 
 pub fn decide(

@@ -254,9 +254,10 @@ impl Battle {
     }
 
     /// Walking costs over the whole map for this creature's footprint from `from`, standing,
-    /// with the bodies its side knows of lying in its way (SPACE-9: those within a size of it;
-    /// and GEN-1's hold order), all but `lifted`: the standing move, bodies do not, so a journey of several turns meets
-    /// them where they lie ("would the way open were this body lifted?").
+    /// with the bodies its side knows of in its way (SPACE-9: those within a size of it) and
+    /// GEN-1's hold order, but not `lifted`. Standing creatures are left out as they move;
+    /// bodies do not, so a journey of several turns meets them where they lie ("would the way
+    /// open were this body lifted?").
     pub fn journey_costs_past_bodies(&self, id: CreatureId, from: Pos, lifted: Option<CreatureId>) -> MoveField {
         let side = self.creatures[id as usize].side;
         let body = |o: CreatureId| {
