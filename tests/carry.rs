@@ -32,17 +32,21 @@ fn fallen_friends(rows: &[&str], red: (i32, i32)) -> impl Iterator<Item = Battle
             &creature("Red", "human_fighter", "Red", red, "W"),
         ],
     );
-    let level = meshal_tactics::level::parse_level("carry.level.ron", &text, builtin_compendium()).unwrap();
+    acting_first(&text, 0).map(|mut b| {
+        b.adjust_for_scenario(1, |f| {
+            let _ = f.attrs.remove_dice(Attribute::Might, 99);
+        });
+        assert!(b.fighter(1).attrs.is_unconscious());
+        b
+    })
+}
+
+/// The level `text` on every seed that gives `first` the first turn.
+fn acting_first(text: &str, first: u32) -> impl Iterator<Item = Battle> + use<> {
+    let level = meshal_tactics::level::parse_level("carry.level.ron", text, builtin_compendium()).unwrap();
     (0..)
         .map_while(move |seed| Battle::new(&level, builtin_compendium(), seed).ok())
-        .filter(|b| b.awaiting() == Some((0, None)))
-        .map(|mut b| {
-            b.adjust_for_scenario(1, |f| {
-                let _ = f.attrs.remove_dice(Attribute::Might, 99);
-            });
-            assert!(b.fighter(1).attrs.is_unconscious());
-            b
-        })
+        .filter(move |b| b.awaiting() == Some((first, None)))
 }
 
 fn lift() -> Command {
@@ -235,11 +239,7 @@ fn brute_and_wolf(brute_down: bool) -> Battle {
             &creature("Red", "human_fighter", "Red", (6, 1), "N"),
         ],
     );
-    let level = meshal_tactics::level::parse_level("carry.level.ron", &text, builtin_compendium()).unwrap();
-    let mut b = (0..)
-        .map_while(|seed| Battle::new(&level, builtin_compendium(), seed).ok())
-        .find(|b| b.awaiting() == Some((if brute_down { 2 } else { 0 }, None)))
-        .unwrap();
+    let mut b = acting_first(&text, if brute_down { 2 } else { 0 }).next().unwrap();
     let down = if brute_down { 0 } else { 1 };
     b.adjust_for_scenario(down, |f| {
         let _ = f.attrs.remove_dice(Attribute::Might, 99);
