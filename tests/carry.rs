@@ -8,7 +8,7 @@ use meshal_tactics::ai;
 use meshal_tactics::battle::*;
 use meshal_tactics::level::builtin_compendium;
 use meshal_tactics::rules::creature::Attribute;
-use meshal_tactics::rules::grid::{Pos, distance};
+use meshal_tactics::rules::grid::{Pos, distance, footprint_distance};
 
 const OPEN: [&str; 5] = ["WWWWWWWWWWWW", "W..........W", "W..........W", "W..........W", "WWWWWWWWWWWW"];
 
@@ -280,4 +280,30 @@ fn move_e7_a_large_creature_lifts_a_one_square_body() {
     ] {
         assert_eq!(fighter_turn.check(2, &command).unwrap_err().rule, "MOVE-E7", "{command:?}");
     }
+}
+
+// RULES: MOVE-E7, CRE-6 — a Large carrier knocked out lets its burden fall next to its whole
+// footprint (not only next to its origin square), never inside it nor onto a standing creature.
+#[test]
+fn move_e7_a_large_carrier_knocked_out_drops_the_body_beside_its_footprint() {
+    let mut b = brute_and_wolf(false);
+    b.submit(0, lift()).unwrap();
+    b.adjust_for_scenario(0, |f| {
+        let _ = f.attrs.remove_dice(Attribute::Might, f.attrs.dice(Attribute::Might) - 1);
+        let _ = f.attrs.remove_dice(Attribute::Activeness, f.attrs.dice(Attribute::Activeness) - 1);
+        let _ = f.attrs.remove_dice(Attribute::Spirit, f.attrs.dice(Attribute::Spirit) - 1);
+    });
+    let mark = b.log().len();
+    beat_down_blue(&mut b, 200);
+    assert!(b.fighter(0).attrs.is_unconscious(), "Red's sword knocks the one-die brute out");
+    let (brute, wolf) = (b.fighter(0).footprint(), b.fighter(1));
+    assert_eq!(wolf.presence, Presence::Active, "back on the grid");
+    assert_eq!(footprint_distance(brute, wolf.footprint()), 1, "next to the 2x2 footprint: {}", wolf.origin);
+    assert!(!brute.cells().any(|c| c == wolf.origin));
+    assert_ne!(wolf.origin, b.fighter(2).origin);
+    let log = since(&b, mark);
+    let down = log.iter().position(|e| matches!(e, Event::Unconscious { creature: 0 })).unwrap();
+    let put = log.iter().position(|e| matches!(e, Event::PutDown { creature: 1, by: Some(0), .. })).unwrap();
+    assert!(down < put, "{log:?}");
+    assert_eq!(b.carried_by(0), None);
 }

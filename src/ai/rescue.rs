@@ -90,8 +90,7 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
         })
         .min_by_key(|&h| footprint_distance(f.footprint(), h))?;
     // How far from the goal the bodies keep it: 0 if it can walk up to it, else the distance
-    // left from the nearest square it can walk to. (The first body that helps is taken, not
-    // the one that helps most: review note, left for a measured change.)
+    // left from the nearest square it can walk to.
     let side = f.size.footprint();
     let kept_off = |lifted: Option<CreatureId>| {
         let field = b.journey_costs_past_bodies(me, f.origin, lifted);
@@ -99,19 +98,21 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
         if walks_beside(&field, goal, side) { 0 } else { field.destinations().map(near).min().unwrap_or(i32::MAX) }
     };
     let now = kept_off(None);
+    // The body whose lifting brings it nearest (ties: the lowest id, for replays).
     (now > 0)
-        .then(|| bodies.into_iter().find(|o| kept_off(Some(o.id)) < now))
+        .then(|| bodies.into_iter().map(|o| (kept_off(Some(o.id)), o.id)).filter(|&(k, _)| k < now).min())
         .flatten()
-        .map(|o| Command::Lift { creature: o.id })
+        .map(|(_, creature)| Command::Lift { creature })
 }
 
-/// Whether `field` reaches a square where a footprint of `side` squares stands next to `goal`.
+/// Whether `field` reaches a square where a footprint of `side` squares can stop next to
+/// `goal` (not one it may only pass, over a smaller body).
 fn walks_beside(field: &MoveField, goal: Footprint, side: i32) -> bool {
     let (o, n) = (goal.origin, goal.side);
     (o.y - side..=o.y + n)
         .flat_map(|y| (o.x - side..=o.x + n).map(move |x| Pos::new(x, y)))
         .filter(|&p| footprint_distance(Footprint::new(p, side), goal) <= 1)
-        .any(|p| field.cost_quarters(p).is_some())
+        .any(|p| field.can_end_at(p))
 }
 
 /// The hostiles `me`'s side perceives (their squares) and the unconscious friends next to `me`
