@@ -890,3 +890,34 @@ fn exploring_keeps_an_ap_for_what_it_finds() {
     assert_eq!(moves, 2, "two moves out of three AP");
     assert!(b.fighter(0).ap >= 1, "an AP kept");
 }
+
+// Issue 9's "a standoff where both sides wait in sight of each other until `max_rounds` is a
+// defect": a wounded archer facing a fresher one across a hall, a pillar beside it. While blood
+// still flows it steps out of the losing exchange of fire; once the fight has stalled (no blood
+// for rounds) it takes the exchange up instead of waiting behind the pillar (two shooters each
+// waiting for the other to step out first drew The Crossing and The Brute in the Corridor).
+#[test]
+fn a_stalled_shooter_takes_up_the_exchange_it_avoided() {
+    let map = ["WWWWWWWWWWWWWW", "W............W", "W.W..........W", "W............W", "WWWWWWWWWWWWWW"];
+    let mut b = level(
+        &map,
+        r#"(name: "AI", template: "archer", side: "AI", at: (2, 1), facing: E, overrides: (might: Some(1))),
+           (name: "Foe", template: "archer", side: "Foe", at: (9, 1), facing: W, overrides: (activeness: Some(8)))"#,
+    );
+    let ask = |b: &mut Battle| {
+        while let Some((c, w)) = b.awaiting().filter(|a| a.0 != 0 || a.1.is_some()) {
+            b.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn }).unwrap();
+        }
+        ai::decide_with(b, 0, None, &profile("normal"))
+    };
+    assert!(b.side_perceives(0, 1), "the foe is in sight");
+    let (early, why) = ask(&mut b);
+    assert!(matches!(early, Command::Move { .. }), "round 1, out of the exchange: {early:?} {why:?}");
+    // Nobody strikes for seven rounds (the foe's side ends its turns too).
+    while b.round() < 8 {
+        b.submit(b.awaiting().unwrap().0, Command::EndTurn).unwrap();
+    }
+    let (late, why) = ask(&mut b);
+    assert_eq!(late, bow_on(1), "round 8, stalled: {why:?}");
+}
+

@@ -259,7 +259,10 @@ impl Ctx<'_> {
         // the profile's caution says, since it is also fire not returned.
         let held_danger: f64 = threats.iter().map(|t| t.ranged).sum();
         let holding = if o.shooter {
-            HELD_ROUNDS * (o.held_offence * f.max_ap as f64 - (p.caution + HELD_CAUTION) * held_danger)
+            // In a stall the exchange is taken up at the profile's own caution: two shooters
+            // each waiting for the other to step out first is a standoff until `max_rounds`.
+            let held_caution = p.caution + HELD_CAUTION * (1.0 - self.stall);
+            HELD_ROUNDS * (o.held_offence * f.max_ap as f64 - held_caution * held_danger)
         } else if o.attacks == 0 && self.under_fire {
             // Under fire it cannot answer from here, a creature that stays keeps taking it: the
             // shooters' fire counts for more rounds, so it moves into cover, out of sight or
