@@ -921,3 +921,38 @@ fn a_stalled_shooter_takes_up_the_exchange_it_avoided() {
     assert_eq!(late, bow_on(1), "round 8, stalled: {why:?}");
 }
 
+// Issue 9's pack and formation play: walking into the unknown (no foe in its side's senses), a
+// shooter keeps behind the friend who fights at shorter reach, so whoever comes into view meets
+// the blade first and the bow from behind it (The Crossing's archers led their bands into the
+// corridor and were shot first: normal against the baseline there rose from 66.0% to 76.2%,
+// The Cloister's from 70.0% to 84.4%, 1,000 duels each).
+#[test]
+fn a_hunting_shooter_keeps_behind_its_blades() {
+    // A hall with a pocket at each end of its east side (the foe waits in one, out of sight).
+    let map = [
+        "WWWWWWWWWWWWWWWWWWWWWWWW",
+        "WWWWWWWWWWWWWWWWWWWWW..W",
+        "WWWWWWWWWWWWWWWWWWWWW..W",
+        "W......................W",
+        "W......................W",
+        "WWWWWWWWWWWWWWWWWWWWW..W",
+        "WWWWWWWWWWWWWWWWWWWWW..W",
+        "WWWWWWWWWWWWWWWWWWWWWWWW",
+    ];
+    let mut b = level(
+        &map,
+        r#"(name: "AI", template: "archer", side: "AI", at: (2, 3), facing: W),
+           (name: "Blade", template: "human_fighter", side: "AI", at: (5, 4), facing: W),
+           (name: "Foe", template: "human_fighter", side: "Foe", at: (22, 1), facing: E)"#,
+    );
+    while let Some((c, None)) = b.awaiting().filter(|a| a.0 != 0) {
+        b.submit(c, Command::EndTurn).unwrap();
+    }
+    assert!(b.perceived_hostiles(0).is_empty(), "nothing known at the start");
+    ai_turn(&mut b, &profile("normal"));
+    let (archer, blade) = (b.fighter(0).origin, b.fighter(1).origin);
+    assert!(b.perceived_hostiles(0).is_empty(), "still nothing in view");
+    assert_eq!(blade, Pos::new(5, 4), "the blade has not had its turn");
+    assert!(archer.x > 2, "it follows: {archer}");
+    assert!(archer.x <= blade.x, "but not past its blade: {archer}, the blade at {blade}");
+}

@@ -15,6 +15,7 @@ mod areas;
 mod clock;
 mod doors;
 mod fate;
+mod hunt;
 mod intent;
 mod items;
 mod lookahead;
@@ -363,6 +364,11 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
 /// One move that brings the creature closest to `goal` by walking distance (around walls, not
 /// through them), ending facing it; None if no move gets closer (or it cannot move now).
 pub fn approach(battle: &Battle, me: CreatureId, goal: Footprint) -> Option<Command> {
+    approach_within(battle, me, goal, None)
+}
+
+/// `approach`, ending no nearer to `goal` than `behind` (walking, in quarter steps).
+fn approach_within(battle: &Battle, me: CreatureId, goal: Footprint, behind: Option<u64>) -> Option<Command> {
     let f = battle.fighter(me);
     let field = battle.reachable(me, false).ok()?;
     let side = f.size.footprint();
@@ -378,7 +384,11 @@ pub fn approach(battle: &Battle, me: CreatureId, goal: Footprint) -> Option<Comm
         })
     };
     let now = remaining(f.origin);
-    let dest = field.destinations().map(|p| (remaining(p), field.cost_quarters(p).unwrap_or(u32::MAX), p)).min()?;
+    let dest = field
+        .destinations()
+        .map(|p| (remaining(p), field.cost_quarters(p).unwrap_or(u32::MAX), p))
+        .filter(|&(r, _, _)| behind.is_none_or(|line| r >= line))
+        .min()?;
     if dest.0 >= now {
         return None;
     }

@@ -149,7 +149,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         }
         // Hunting for the unseen, but not back to where it came from this turn.
         let left = left_this_turn(b, me);
-        return TurnChoice::only(match super::baseline(b, me, None) {
+        return TurnChoice::only(match super::hunt::hunting_step(b, me, stall) {
             Command::Move { path, .. } if path.last().is_some_and(|end| left.contains(end)) => Command::EndTurn,
             other => other,
         });

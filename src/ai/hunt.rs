@@ -1,0 +1,42 @@
+//! Hunting for foes its side perceives none of: walking into the unknown, a shooter keeps
+//! behind the friends who fight at shorter reach, so whoever comes round the corner meets the
+//! blades first and the bow from behind them, readied.
+
+use super::{approach_within, hunting_goal};
+use crate::battle::{Battle, Command, CreatureId, Fighter};
+use crate::rules::grid::{Footprint, footprint_distance};
+
+/// The hunting move (or the end of the turn, which the planner turns into a readied attack
+/// when AP are left). Only while the fight has not stalled: in a stall, everyone goes looking.
+pub(super) fn hunting_step(b: &Battle, me: CreatureId, stall: f64) -> Command {
+    let Some(goal) = hunting_goal(b, me, &[]) else { return Command::EndTurn };
+    let behind = if stall < 1.0 { front_line(b, me, goal) } else { None };
+    approach_within(b, me, goal, behind).unwrap_or(Command::EndTurn)
+}
+
+/// The longest reach of a creature's usable single-target weapons.
+fn reach(f: &Fighter) -> i32 {
+    f.weapons
+        .iter()
+        .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0))
+        .map(|w| w.weapon.range.max)
+        .max()
+        .unwrap_or(0)
+}
+
+/// How far from `goal` (walking, in quarter steps, as `approach_within` measures) the nearest
+/// friend stands that can act and fights at a shorter reach than `me`: the line a shooter
+/// keeps behind. None when it has no such friend.
+fn front_line(b: &Battle, me: CreatureId, goal: Footprint) -> Option<u64> {
+    let f = b.fighter(me);
+    let mine = reach(f);
+    let to_goal = b.journey_costs(me, goal.origin);
+    b.creatures()
+        .iter()
+        .filter(|o| o.id != me && o.side == f.side && o.can_act() && reach(o) < mine)
+        .map(|o| {
+            let near = footprint_distance(o.footprint(), goal) <= 1;
+            if near { 0 } else { to_goal.cost_quarters(o.origin).map_or(u64::MAX, u64::from) }
+        })
+        .min()
+}
