@@ -217,3 +217,28 @@ fn perc_4_bad_sense_data_is_refused() {
     let e = c.validate().unwrap_err();
     assert!(e.contains("blinding_powder") && e.contains("1..=20 turns"), "{e}");
 }
+
+// RULES: PERC-5, FACE-4 — the squares a side sees leave out its creatures' blind rear arcs;
+// the squares it would see by turning round (what the AI's search asks, so that it does not
+// walk to look at what is only behind its back) hold them, and still nothing a wall hides.
+#[test]
+fn perc_5_the_blind_rear_is_seen_by_turning_round_but_not_what_a_wall_hides() {
+    let text = level_text(
+        "Turning",
+        &STUB,
+        &[
+            &creature("Eyes", "human_fighter", "Blue", (5, 2), "E", ""),
+            &creature("Red", "human_fighter", "Red", (7, 1), "W", ""),
+        ],
+    );
+    let b = battle_where_first(&text, builtin_compendium(), 0);
+    let (now, turning) = (b.seen_squares(0), b.squares_seen_turning(0));
+    let i = |x, y| b.map().index(Pos::new(x, y));
+    assert!(now[i(7, 2)] && turning[i(7, 2)], "ahead: seen either way");
+    // (4, 2), the square at its back, is seen (the blind arc is the rear's cone, FACE-4);
+    // (2, 3), farther back along the open row, is in the cone.
+    assert!(now[i(4, 2)], "the square at its back");
+    assert!(!now[i(2, 3)] && turning[i(2, 3)], "behind: blind now, seen turning round");
+    assert!(!now[i(1, 2)] && !turning[i(1, 2)], "behind the wall stub: hidden either way");
+    assert!(now.iter().zip(&turning).all(|(n, t)| !n || *t), "turning round loses nothing it sees now");
+}

@@ -344,9 +344,14 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
         return Some(Footprint::single(p));
     }
     // Nothing known: explore — the nearest square (by walking) its side does not see now,
-    // where an enemy may be (dark corners, behind walls).
+    // where an enemy may be (dark corners, behind walls); not one a creature has only behind
+    // its back (it would see it by turning): walking to look there, then back at what the
+    // first look had turned its back on, a lone searcher paced between two squares until
+    // `max_rounds` (The Crossing's draws). (Remembering every square its creatures had seen
+    // from where they stood was tried too: The Crossing 82.2 → 80.0% against the baseline,
+    // The Cloister 85.7 → 82.7%.)
     let map = battle.map();
-    let seen = battle.seen_squares(f.side);
+    let seen = battle.squares_seen_turning(f.side);
     let walk = battle.journey_costs(me, f.origin);
     let unseen = (0..seen.len())
         .filter(|&i| !seen[i])

@@ -318,10 +318,22 @@ impl Battle {
     /// vision range, on a clear line, not in their blind rear, lit unless they see in the
     /// dark), indexed like the map.
     pub fn seen_squares(&self, side: usize) -> Vec<bool> {
+        self.squares_in_view(side, false)
+    }
+
+    /// The squares `side`'s creatures would see were each to turn round (the blind rear arc,
+    /// FACE-4, left out; range, line and light as `seen_squares`): a search for the unseen
+    /// need not walk to look at what a creature has only behind its back (turning is free).
+    pub fn squares_seen_turning(&self, side: usize) -> Vec<bool> {
+        self.squares_in_view(side, true)
+    }
+
+    fn squares_in_view(&self, side: usize, turning: bool) -> Vec<bool> {
         let mut seen = vec![false; (self.map.width() * self.map.height()) as usize];
         let mut fov = Vec::new();
         for m in self.creatures.iter().filter(|m| m.side == side && m.can_act()) {
-            let blind = self.ruleset.facing.then_some(BlindSide { facing: m.facing, arcs: self.ruleset.facing_arcs });
+            let blind = (self.ruleset.facing && !turning)
+                .then_some(BlindSide { facing: m.facing, arcs: self.ruleset.facing_arcs });
             for eye in m.footprint().cells() {
                 // PERC-4, FLOW-D3: a blinded creature sees no squares; one that lost its
                 // habitual sense sees only the squares around it.
