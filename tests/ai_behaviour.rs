@@ -956,3 +956,65 @@ fn a_hunting_shooter_keeps_behind_its_blades() {
     assert!(archer.x > 2, "it follows: {archer}");
     assert!(archer.x <= blade.x, "but not past its blade: {archer}, the blade at {blade}");
 }
+
+// RULES: MOVE-13, MOVE-E7 — issue 9's "no passive stalemates": a band that never saw the foe
+// waiting round the bend of a one-square corridor, two of its own fallen in the way (it stands
+// at the corridor's dead end). In a stall
+// it lifts the first body toward where its hunt would explore (no foe known: the nearest square
+// its side does not see, nor would by turning round), walks on with it to the second, puts it
+// down behind itself where it plugs no passage (the dead end; a carrier lifts no second body), lifts the
+// second and goes on. Before, with no foe known there was no way to clear, a carrier never put
+// its burden down, and a searcher paced between two squares looking at what it had just turned
+// its back on: The Crossing's bands waited behind their fallen until `max_rounds`.
+#[test]
+fn a_band_that_never_saw_the_foe_clears_its_fallen_from_the_corridor() {
+    let map = [
+        "WWWWWWWWWWWW",
+        "WWWWWWWWWWWW",
+        "W..........W",
+        "WWWWWWWWWW.W",
+        "WWWWWWWWWW.W",
+        "WWWWWWWWWW.W",
+        "WWWWWWWWWWWW",
+    ];
+    let mut b = level(
+        &map,
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 4), facing: E),
+           (name: "Fallen", template: "human_fighter", side: "AI", at: (2, 4), facing: E),
+           (name: "Fallen 2", template: "human_fighter", side: "AI", at: (3, 4), facing: E),
+           (name: "Foe", template: "human_fighter", side: "Foe", at: (10, 1), facing: N)"#,
+    );
+    for fallen in [1, 2] {
+        b.adjust_for_scenario(fallen, |f| {
+            let _ = f.attrs.remove_dice(meshal_tactics::rules::creature::Attribute::Might, 99);
+        });
+        assert!(b.fighter(fallen).attrs.is_unconscious());
+    }
+    assert!(b.perceived_hostiles(0).is_empty(), "the foe is round the bend, never seen");
+    assert!(b.reachable(0, false).unwrap().cost_quarters(Pos::new(4, 4)).is_none(), "shut in");
+    for _ in 0..16 {
+        ai_round(&mut b, &profile("normal"));
+    }
+    let log: Vec<String> = b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect();
+    let lifted = |body: u32| {
+        b.log()
+            .iter()
+            .find_map(|e| matches!(e.event, Event::Lifted { creature, .. } if creature == body).then_some(e.round))
+    };
+    let first = lifted(1).unwrap_or_else(|| panic!("the first body is lifted: {}", log.join("\n")));
+    assert!(first >= 3, "only once the fight has stalled: round {first}");
+    let put = b.log().iter().find_map(|e| match e.event {
+        Event::PutDown { creature: 1, at, .. } => Some(at),
+        _ => None,
+    });
+    let at = put.unwrap_or_else(|| panic!("and put down: {}", log.join("\n")));
+    assert!(!b.body_plugs_a_way(at), "behind it, off the passage: {at}");
+    assert_eq!(at, Pos::new(1, 4), "behind it, in the dead end");
+    lifted(2).unwrap_or_else(|| panic!("then the second: {}", log.join("\n")));
+    assert!(
+        b.fighter(0).origin.x >= 7 || b.side_perceives(0, 3),
+        "and it goes on: {}\n{}",
+        b.fighter(0).origin,
+        log.join("\n")
+    );
+}

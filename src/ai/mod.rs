@@ -216,10 +216,14 @@ pub fn decision(
     };
     let stays_or_walks = matches!(command, Command::EndTurn | Command::Move { .. });
     let command = match (own_turn && !had_chore && stays_or_walks).then(|| {
-        let strikes = !idle && !hunting();
-        rescue::clearing_lift(battle, creature, strikes, clock::stall_push(battle, creature))
+        let (strikes, stall) = (!idle && !hunting(), clock::stall_push(battle, creature));
+        // A carrier lifts no second body: the one in its arms is put down behind it first,
+        // once it has nowhere to walk with it (a carrier walking on toward the fight keeps it).
+        let stays = matches!(command, Command::EndTurn);
+        rescue::clearing_lift(battle, creature, strikes, stall)
+            .or_else(|| stays.then(|| rescue::setting_down(battle, creature, strikes, stall)).flatten())
     }) {
-        Some(Some(lift)) => lift,
+        Some(Some(clearing)) => clearing,
         _ => command,
     };
     // MOVE-E8: likewise, a turn that strikes nobody starts in the saddle of a faster mount.

@@ -12,9 +12,10 @@
 //! off.
 //! (Lifting whenever no drag saved the body spent turns that were worth more as blows: normal
 //! against the baseline lost 4.9 points on `wolf_den`, 2.6 on the skirmish, 1,000 duels each.)
-//! In a stall it lifts a body shutting its way to the fight (`clearing_lift`). Otherwise it
-//! never spends AP on dragging or lifting, and it never puts a carried body down (that would
-//! only give it back to the foe).
+//! In a stall it lifts a body shutting its way to the fight (`clearing_lift`) and puts a
+//! carried body down behind it where no foe is near (`setting_down`). Otherwise it never
+//! spends AP on dragging or lifting, and it never puts a carried body down (that would only
+//! give it back to the foe).
 
 use crate::battle::{Battle, Command, CreatureId, Fighter};
 use crate::rules::costs::LIFT_AP;
@@ -47,7 +48,7 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
 
 /// The lift that clears the way in a stall: a body lying unconscious next to `me` (a friend's
 /// or a foe's) without which it could walk up to the nearest hostile its side perceives or last
-/// saw (and did not see go down), or come nearer to it (with more bodies in the way, the rest
+/// saw (and did not see go down; with none, the hunt's goal), or come nearer to it (with more bodies in the way, the rest
 /// are for its friends: a carrier lifts no second body). Bodies do not move of themselves: neither band could pass its own fallen in a
 /// one-square passage, and two bands waited behind them until `max_rounds` (The Crossing's
 /// draws); a Large brute in a two-square corridor was shut in by one wolf's body (The Brute in
@@ -74,21 +75,7 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
     if bodies.is_empty() {
         return None;
     }
-    let goal = b
-        .creatures()
-        .iter()
-        .filter(|o| b.hostile(me, o.id))
-        .filter_map(|o| {
-            // Perceived, its state is seen; out of sight, what the side saw last stands.
-            if b.side_perceives(f.side, o.id) {
-                o.can_act().then(|| o.footprint())
-            } else if b.seen_down(f.side, o.id) {
-                None
-            } else {
-                b.last_seen(f.side, o.id).map(Footprint::single)
-            }
-        })
-        .min_by_key(|&h| footprint_distance(f.footprint(), h))?;
+    let goal = way_goal(b, me)?;
     // How far from the goal the bodies keep it: 0 if it can walk up to it, else the distance
     // left from the nearest square it can walk to.
     let side = f.size.footprint();
@@ -103,6 +90,64 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
         .then(|| bodies.into_iter().map(|o| (kept_off(Some(o.id)), o.id)).filter(|&(k, _)| k < now).min())
         .flatten()
         .map(|(_, creature)| Command::Lift { creature })
+}
+
+/// Where the way it clears leads: the nearest hostile its side perceives standing or last saw
+/// (and did not see go down); with none, where the hunt explores (the nearest square its side
+/// does not see, by a walk that ignores bodies) — a band that never saw the foe behind its
+/// fallen waited there until `max_rounds` (The Crossing's draws against the baseline).
+fn way_goal(b: &Battle, me: CreatureId) -> Option<Footprint> {
+    let f = b.fighter(me);
+    b.creatures()
+        .iter()
+        .filter(|o| b.hostile(me, o.id))
+        .filter_map(|o| {
+            // Perceived, its state is seen; out of sight, what the side saw last stands.
+            if b.side_perceives(f.side, o.id) {
+                o.can_act().then(|| o.footprint())
+            } else if b.seen_down(f.side, o.id) {
+                None
+            } else {
+                b.last_seen(f.side, o.id).map(Footprint::single)
+            }
+        })
+        .min_by_key(|&h| footprint_distance(f.footprint(), h))
+        .or_else(|| super::hunting_goal(b, me, &[]))
+}
+
+/// MOVE-E7: in a stall, a carrier puts its burden down behind it, where the body plugs no
+/// passage and no hostile its side perceives stands within `DANGER` of it: the weight slows
+/// every step, and a carrier lifts no second body, so one that lifted a body out of a
+/// corridor to clear the way stood holding it, unable to clear the next (The Crossing's draws).
+/// Asked only of a turn that would end where it stands (a carrier walking on toward the fight
+/// keeps its burden); then the conditions of `clearing_lift`: no strike, the whole turn's AP,
+/// the stall pushing its side fully, not under fire. Behind = the square farthest from the
+/// way's goal by walking (ties: the first in `put_down_squares`' order, for replays).
+pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
+    let f = b.fighter(me);
+    let under_fire = || crate::ai::clock::rounds_since_hurt(b, f.side) <= 1;
+    if f.carrying.is_none() || strikes || stall < 1.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 || under_fire() {
+        return None;
+    }
+    let hostiles: Vec<Footprint> = b
+        .perceived_hostiles(f.side)
+        .into_iter()
+        .map(|h| b.fighter(h))
+        .filter(|h| h.can_act())
+        .map(|h| h.footprint())
+        .collect();
+    let goal = way_goal(b, me)?;
+    let from_goal = b.journey_costs(me, goal.origin);
+    b.put_down_squares(me)
+        .into_iter()
+        .filter(|&p| !b.body_plugs_a_way(p))
+        .filter(|&p| hostiles.iter().all(|&h| footprint_distance(Footprint::single(p), h) > DANGER))
+        .map(|p| (from_goal.cost_quarters(p).map_or(-1, i64::from), p))
+        .fold(None::<(i64, Pos)>, |best, x| match best {
+            Some(b) if b.0 >= x.0 => Some(b),
+            _ => Some(x),
+        })
+        .map(|(_, at)| Command::PutDown { at })
 }
 
 /// Whether `field` reaches a square where a footprint of `side` squares can stop next to
