@@ -959,13 +959,12 @@ fn a_hunting_shooter_keeps_behind_its_blades() {
 
 // RULES: MOVE-13, MOVE-E7 — issue 9's "no passive stalemates": a band that never saw the foe
 // waiting round the bend of a one-square corridor, two of its own fallen in the way (it stands
-// at the corridor's dead end). In a stall
-// it lifts the first body toward where its hunt would explore (no foe known: the nearest square
-// its side does not see, nor would by turning round), walks on with it to the second, puts it
-// down behind itself where it plugs no passage (the dead end; a carrier lifts no second body), lifts the
-// second and goes on. Before, with no foe known there was no way to clear, a carrier never put
-// its burden down, and a searcher paced between two squares looking at what it had just turned
-// its back on: The Crossing's bands waited behind their fallen until `max_rounds`.
+// at the corridor's dead end). In a stall it lifts the first body toward where its hunt would
+// explore (no foe known: the nearest square its side does not see, nor would by turning
+// round), walks on with it to the second, puts it down behind itself where it plugs no passage
+// (the dead end; a carrier lifts no second body), lifts the second and goes on. Before, with no
+// foe known there was no way to clear and a carrier never put its burden down: The Crossing's
+// bands waited behind their fallen until `max_rounds`.
 #[test]
 fn a_band_that_never_saw_the_foe_clears_its_fallen_from_the_corridor() {
     let map = [

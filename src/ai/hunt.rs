@@ -25,18 +25,20 @@ fn reach(f: &Fighter) -> i32 {
 }
 
 /// How far from `goal` (walking, in quarter steps, as `approach_within` measures) the nearest
-/// friend stands that can act and fights at a shorter reach than `me`: the line a shooter
-/// keeps behind. None when it has no such friend.
+/// friend stands that can act and fights at a shorter reach than `me` (with some weapon at
+/// all): the line a shooter keeps behind. None when it has no such friend the walk reaches.
 fn front_line(b: &Battle, me: CreatureId, goal: Footprint) -> Option<u64> {
     let f = b.fighter(me);
     let mine = reach(f);
     let to_goal = b.journey_costs(me, goal.origin);
     b.creatures()
         .iter()
-        .filter(|o| o.id != me && o.side == f.side && o.can_act() && reach(o) < mine)
-        .map(|o| {
+        .filter(|o| o.id != me && o.side == f.side && o.can_act() && (1..mine).contains(&reach(o)))
+        // A friend the walk from the goal does not reach (a Large shooter's footprint does not
+        // fit where it stands) holds no line: it would shut the shooter in where it stands.
+        .filter_map(|o| {
             let near = footprint_distance(o.footprint(), goal) <= 1;
-            if near { 0 } else { to_goal.cost_quarters(o.origin).map_or(u64::MAX, u64::from) }
+            if near { Some(0) } else { to_goal.cost_quarters(o.origin).map(u64::from) }
         })
         .min()
 }

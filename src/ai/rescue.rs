@@ -93,9 +93,10 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
 }
 
 /// Where the way it clears leads: the nearest hostile its side perceives standing or last saw
-/// (and did not see go down); with none, where the hunt explores (the nearest square its side
-/// does not see, by a walk that ignores bodies) — a band that never saw the foe behind its
-/// fallen waited there until `max_rounds` (The Crossing's draws against the baseline).
+/// (and did not see go down); with none, the hunt's goal (`ai::hunting_goal`: a sighting of a
+/// foe seen to fall, else the nearest square its side does not see by a walk that ignores
+/// bodies, else the map's centre) — a band that never saw the foe behind its fallen waited
+/// there until `max_rounds` (The Crossing's draws against the baseline).
 fn way_goal(b: &Battle, me: CreatureId) -> Option<Footprint> {
     let f = b.fighter(me);
     b.creatures()
@@ -115,7 +116,7 @@ fn way_goal(b: &Battle, me: CreatureId) -> Option<Footprint> {
         .or_else(|| super::hunting_goal(b, me, &[]))
 }
 
-/// MOVE-E7: in a stall, a carrier puts its burden down behind it, where the body plugs no
+/// MOVE-E7: in a stall, a one-square carrier puts its burden down behind it, where the body plugs no
 /// passage and no hostile its side perceives stands within `DANGER` of it: the weight slows
 /// every step, and a carrier lifts no second body, so one that lifted a body out of a
 /// corridor to clear the way stood holding it, unable to clear the next (The Crossing's draws).
@@ -129,13 +130,12 @@ pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64
     if f.carrying.is_none() || strikes || stall < 1.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 || under_fire() {
         return None;
     }
-    let hostiles: Vec<Footprint> = b
-        .perceived_hostiles(f.side)
-        .into_iter()
-        .map(|h| b.fighter(h))
-        .filter(|h| h.can_act())
-        .map(|h| h.footprint())
-        .collect();
+    // Only a one-square carrier: `body_plugs_a_way` knows passages one square wide, and a
+    // body left in a two-square corridor would shut a Large carrier in (it walks on with it).
+    if f.size.footprint() > 1 {
+        return None;
+    }
+    let hostiles = standing_hostiles(b, f.side);
     let goal = way_goal(b, me)?;
     let from_goal = b.journey_costs(me, goal.origin);
     b.put_down_squares(me)
@@ -160,17 +160,21 @@ fn walks_beside(field: &MoveField, goal: Footprint, side: i32) -> bool {
         .any(|p| field.can_end_at(p))
 }
 
-/// The hostiles `me`'s side perceives (their squares) and the unconscious friends next to `me`
-/// within their `DANGER` distance.
-fn threatened_friends(b: &Battle, me: CreatureId) -> (Vec<Footprint>, Vec<&Fighter>) {
-    let f = b.fighter(me);
-    let hostiles: Vec<Footprint> = b
-        .perceived_hostiles(f.side)
+/// The squares of the hostiles `side` perceives that can act.
+fn standing_hostiles(b: &Battle, side: usize) -> Vec<Footprint> {
+    b.perceived_hostiles(side)
         .into_iter()
         .map(|h| b.fighter(h))
         .filter(|h| h.can_act())
         .map(|h| h.footprint())
-        .collect();
+        .collect()
+}
+
+/// The hostiles `me`'s side perceives (their squares) and the unconscious friends next to `me`
+/// within their `DANGER` distance.
+fn threatened_friends(b: &Battle, me: CreatureId) -> (Vec<Footprint>, Vec<&Fighter>) {
+    let f = b.fighter(me);
+    let hostiles = standing_hostiles(b, f.side);
     if hostiles.is_empty() {
         return (hostiles, Vec::new());
     }

@@ -59,7 +59,8 @@ const HELD_ROUNDS: f64 = 2.0;
 /// levels; at 3, in 0.5–4.5%, and `normal` beat the baseline by as much or more everywhere).
 const UNANSWERED_ROUNDS: f64 = 3.0;
 
-/// Added to the profile's caution in an exchange of fire: over several rounds every die lost
+/// Added to the profile's caution in an exchange of fire, less as a stall grows (in full at
+/// none, nothing once it pushes its side fully): over several rounds every die lost
 /// is also a die less to shoot back with (tuned with `duel`; 1.5 until the fifteenth session,
 /// when 3.0 took The Crossing from 58.1% to 63.0% against the baseline, every other level
 /// within ±1 point, with no more draws against itself there: 3.5 was as strong against the

@@ -259,7 +259,7 @@ impl Ctx<'_> {
         // the profile's caution says, since it is also fire not returned.
         let held_danger: f64 = threats.iter().map(|t| t.ranged).sum();
         let holding = if o.shooter {
-            // In a stall the exchange is taken up at the profile's own caution: two shooters
+            // In a stall the exchange is taken up at the caution the clock left it: two shooters
             // each waiting for the other to step out first is a standoff until `max_rounds`.
             let held_caution = p.caution + HELD_CAUTION * (1.0 - self.stall);
             HELD_ROUNDS * (o.held_offence * f.max_ap as f64 - held_caution * held_danger)
