@@ -5,12 +5,13 @@
 use super::{approach_within, hunting_goal};
 use crate::battle::{Battle, Command, CreatureId, Fighter};
 use crate::rules::grid::{Footprint, footprint_distance};
+use crate::rules::movement::MoveField;
 
 /// The hunting move (or the end of the turn, which the planner turns into a readied attack
 /// when AP are left). Only while the fight has not stalled: in a stall, everyone goes looking.
 pub(super) fn hunting_step(b: &Battle, me: CreatureId, stall: f64) -> Command {
     let Some(goal) = hunting_goal(b, me, &[]) else { return Command::EndTurn };
-    let behind = if stall < 1.0 { front_line(b, me, goal) } else { None };
+    let behind = |to_goal: &MoveField| if stall < 1.0 { front_line(b, me, goal, to_goal) } else { None };
     approach_within(b, me, goal, behind).unwrap_or(Command::EndTurn)
 }
 
@@ -27,10 +28,10 @@ fn reach(f: &Fighter) -> i32 {
 /// How far from `goal` (walking, in quarter steps, as `approach_within` measures) the nearest
 /// friend stands that can act and fights at a shorter reach than `me` (with some weapon at
 /// all): the line a shooter keeps behind. None when it has no such friend the walk reaches.
-fn front_line(b: &Battle, me: CreatureId, goal: Footprint) -> Option<u64> {
+/// `to_goal`: the walking costs out of the goal (`approach_within`'s own).
+fn front_line(b: &Battle, me: CreatureId, goal: Footprint, to_goal: &MoveField) -> Option<u64> {
     let f = b.fighter(me);
     let mine = reach(f);
-    let to_goal = b.journey_costs(me, goal.origin);
     b.creatures()
         .iter()
         .filter(|o| o.id != me && o.side == f.side && o.can_act() && (1..mine).contains(&reach(o)))

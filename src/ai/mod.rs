@@ -37,6 +37,7 @@ use crate::battle::{
 use crate::level::compendium::AiProfile;
 use crate::rules::facing::Facing;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
+use crate::rules::movement::MoveField;
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
@@ -378,16 +379,23 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
 /// One move that brings the creature closest to `goal` by walking distance (around walls, not
 /// through them), ending facing it; None if no move gets closer (or it cannot move now).
 pub fn approach(battle: &Battle, me: CreatureId, goal: Footprint) -> Option<Command> {
-    approach_within(battle, me, goal, None)
+    approach_within(battle, me, goal, |_| None)
 }
 
-/// `approach`, ending no nearer to `goal` than `behind` (walking, in quarter steps).
-fn approach_within(battle: &Battle, me: CreatureId, goal: Footprint, behind: Option<u64>) -> Option<Command> {
+/// `approach`, ending no nearer to `goal` than the line `behind` draws (walking, in quarter
+/// steps) from the walking costs out of the goal it is handed.
+fn approach_within(
+    battle: &Battle,
+    me: CreatureId,
+    goal: Footprint,
+    behind: impl FnOnce(&MoveField) -> Option<u64>,
+) -> Option<Command> {
     let f = battle.fighter(me);
     let field = battle.reachable(me, false).ok()?;
     let side = f.size.footprint();
     // Walking cost from the goal to every square (creatures ignored: they move).
     let to_goal = battle.journey_costs(me, goal.origin);
+    let behind = behind(&to_goal);
     let remaining = |p: Pos| {
         let d = footprint_distance(Footprint::new(p, side), goal);
         // Squares the goal's field cannot reach (shut in) fall back to straight distance.

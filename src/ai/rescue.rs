@@ -47,9 +47,9 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
 }
 
 /// The lift that clears the way in a stall: a body lying unconscious next to `me` (a friend's
-/// or a foe's) without which it could walk up to the nearest hostile its side perceives or last
-/// saw (and did not see go down; with none, the hunt's goal), or come nearer to it (with more bodies in the way, the rest
-/// are for its friends: a carrier lifts no second body). Bodies do not move of themselves: neither band could pass its own fallen in a
+/// or a foe's) without which it could walk up to where the way leads (`way_goal`), or come
+/// nearer to it (with more bodies in the way, the rest are for its friends: a carrier lifts no
+/// second body). Bodies do not move of themselves: neither band could pass its own fallen in a
 /// one-square passage, and two bands waited behind them until `max_rounds` (The Crossing's
 /// draws); a Large brute in a two-square corridor was shut in by one wolf's body (The Brute in
 /// the Corridor's). Only on a turn whose plan strikes nobody, with the whole turn's AP, once
@@ -60,9 +60,7 @@ pub(super) fn worth_lifting(b: &Battle, me: CreatureId, strikes: bool) -> Option
 /// doubled the battles counted passive there.
 pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
     let f = b.fighter(me);
-    // Under fire (hurt this round or the last) a side moves rather than spend a turn lifting.
-    let under_fire = || crate::ai::clock::rounds_since_hurt(b, f.side) <= 1;
-    if strikes || stall < 1.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 || under_fire() {
+    if !stall_chore_allowed(b, f, strikes, stall) {
         return None;
     }
     let bodies: Vec<&Fighter> = b
@@ -90,6 +88,18 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
         .then(|| bodies.into_iter().map(|o| (kept_off(Some(o.id)), o.id)).filter(|&(k, _)| k < now).min())
         .flatten()
         .map(|(_, creature)| Command::Lift { creature })
+}
+
+/// When a stall's chore with a body (a 3-AP lift or put-down) may take a creature's turn: one
+/// whose plan strikes nobody, with the whole turn's AP, once the stall pushes its side fully,
+/// and not under fire (hurt this round or the last: then a side moves rather than spend a turn
+/// on a body).
+fn stall_chore_allowed(b: &Battle, f: &Fighter, strikes: bool, stall: f64) -> bool {
+    !strikes
+        && stall >= 1.0
+        && f.ap >= LIFT_AP
+        && f.spent_this_turn == 0
+        && crate::ai::clock::rounds_since_hurt(b, f.side) > 1
 }
 
 /// Where the way it clears leads: the nearest hostile its side perceives standing or last saw
@@ -126,13 +136,9 @@ fn way_goal(b: &Battle, me: CreatureId) -> Option<Footprint> {
 /// way's goal by walking (ties: the first in `put_down_squares`' order, for replays).
 pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
     let f = b.fighter(me);
-    let under_fire = || crate::ai::clock::rounds_since_hurt(b, f.side) <= 1;
-    if f.carrying.is_none() || strikes || stall < 1.0 || f.ap < LIFT_AP || f.spent_this_turn > 0 || under_fire() {
-        return None;
-    }
     // Only a one-square carrier: `body_plugs_a_way` knows passages one square wide, and a
     // body left in a two-square corridor would shut a Large carrier in (it walks on with it).
-    if f.size.footprint() > 1 {
+    if f.carrying.is_none() || f.size.footprint() > 1 || !stall_chore_allowed(b, f, strikes, stall) {
         return None;
     }
     let hostiles = standing_hostiles(b, f.side);
@@ -142,12 +148,10 @@ pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64
         .into_iter()
         .filter(|&p| !b.body_plugs_a_way(p))
         .filter(|&p| hostiles.iter().all(|&h| footprint_distance(Footprint::single(p), h) > DANGER))
-        .map(|p| (from_goal.cost_quarters(p).map_or(-1, i64::from), p))
-        .fold(None::<(i64, Pos)>, |best, x| match best {
-            Some(b) if b.0 >= x.0 => Some(b),
-            _ => Some(x),
-        })
-        .map(|(_, at)| Command::PutDown { at })
+        // `max_by_key` keeps the last of equals: reversed, the first.
+        .rev()
+        .max_by_key(|&p| from_goal.cost_quarters(p).map_or(-1, i64::from))
+        .map(|at| Command::PutDown { at })
 }
 
 /// Whether `field` reaches a square where a footprint of `side` squares can stop next to
