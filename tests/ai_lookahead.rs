@@ -2,7 +2,7 @@
 //! determinism and their explanations.
 
 use meshal_tactics::ai;
-use meshal_tactics::battle::{Battle, Command, Target, play_direct};
+use meshal_tactics::battle::{Battle, Command, Event, Target, play_direct};
 use meshal_tactics::level::{builtin_compendium, parse_level};
 
 fn level(map: &[&str], creatures: &str) -> Battle {
@@ -89,4 +89,51 @@ fn the_look_ahead_replays_exactly() {
         };
         assert_eq!(play(), play(), "{rung}");
     }
+}
+
+// A belief rolls each turn's dice from its own generator (keyed by its seed, the round and
+// whose turn it is), so two play-outs that differ in what one creature did roll the same dice
+// in the turns after: the look-ahead compares commands, not the luck of a shifted dice stream.
+// A real battle keeps one stream, which the same difference does shift.
+#[test]
+fn a_belief_rolls_each_turn_from_its_own_dice() {
+    let b = level(
+        &["WWWWWWWWWWWWW", "W...........W", "W...........W", "W...........W", "WWWWWWWWWWWWW"],
+        r#"(name: "AI", template: "archer", side: "AI", at: (1, 2), facing: E),
+           (name: "Foe", template: "archer", side: "Foe", at: (11, 2), facing: W)"#,
+    );
+    // The dice the second creature to act rolls searching, after the first searched or not.
+    let second_roll = |mut copy: Battle, first_searches: bool| {
+        let (first, _) = copy.awaiting().unwrap();
+        if first_searches {
+            let at = copy.fighter(first).origin;
+            copy.submit(first, Command::Search { at }).unwrap();
+        }
+        copy.submit(first, Command::EndTurn).unwrap();
+        let (second, _) = copy.awaiting().unwrap();
+        assert_ne!(second, first);
+        let mark = copy.log().len();
+        let at = copy.fighter(second).origin;
+        copy.submit(second, Command::Search { at }).unwrap();
+        copy.log()[mark..]
+            .iter()
+            .find_map(|e| match &e.event {
+                Event::Rolled { creature, faces, .. } if *creature == second => Some(faces.clone()),
+                _ => None,
+            })
+            .expect("the search rolled")
+    };
+    for seed in 1..9 {
+        let side = b.fighter(b.awaiting().unwrap().0).side;
+        assert_eq!(
+            second_roll(b.belief_of(side, seed), true),
+            second_roll(b.belief_of(side, seed), false),
+            "seed {seed}"
+        );
+    }
+    assert_ne!(
+        second_roll(b.clone(), true),
+        second_roll(b.clone(), false),
+        "the real battle's one stream is shifted by the first search"
+    );
 }

@@ -5,7 +5,8 @@
 //! only what the side knows: creatures of other sides it does not perceive now are out of the
 //! copy (their remembered sightings stay, to hunt by), the log holds only the entries the side
 //! saw, no other side's memory of sightings is kept, and the dice come from a fresh generator
-//! seeded by the caller (the true generator's state would tell the future rolls). Other sides'
+//! seeded by the caller (the true generator's state would tell the future rolls), drawn afresh
+//! at every turn's start from that seed, the round and whose turn it is. Other sides'
 //! readied attacks (TIME-E10, told to their own side only) are not in the copy either.
 
 use super::state::*;
@@ -41,6 +42,7 @@ impl Battle {
         // later log then tells only what changes from here.
         b.announced = b.side_knowledge();
         b.rng = ChaCha8Rng::seed_from_u64(seed);
+        b.dice_by_turn = Some(seed);
         b
     }
 }

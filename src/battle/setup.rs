@@ -186,6 +186,7 @@ impl Battle {
             phase: Phase::Turn(0),
             log: Vec::new(),
             rng: ChaCha8Rng::seed_from_u64(seed),
+            dice_by_turn: None,
             perceives: vec![false; n * n],
             chain: 0,
             last_seen: vec![None; n * l.sides.len()],

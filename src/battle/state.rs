@@ -270,6 +270,9 @@ pub struct Battle {
     pub(super) phase: Phase,
     pub(super) log: Vec<LogEntry>,
     pub(super) rng: ChaCha8Rng,
+    /// A belief's dice key (`belief_of`): when set, the dice are drawn afresh at every turn's
+    /// start from this key, the round and whose turn it is. None in a real battle.
+    pub(super) dice_by_turn: Option<u64>,
     /// perceives[viewer * n + target] (PERC-E2), kept current incrementally.
     pub(super) perceives: Vec<bool>,
     pub(super) chain: u32,

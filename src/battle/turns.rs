@@ -81,6 +81,7 @@ impl Battle {
                     self.turn = BEFORE_FIRST_SLOT;
                     continue;
                 }
+                self.reseed_for(u64::MAX);
                 self.end_round();
                 if matches!(self.phase, Phase::Over(_)) {
                     return;
@@ -89,9 +90,23 @@ impl Battle {
                 self.open_round();
                 continue;
             }
+            self.reseed_for(u64::from(self.order[self.turn]));
             if self.try_start_turn(self.order[self.turn]) {
                 return;
             }
+        }
+    }
+
+    /// In a belief (`dice_by_turn`), each turn rolls from its own generator, keyed by the round
+    /// and whose turn it is: two play-outs that differ in one creature's command then roll the
+    /// same dice in every later turn, so a look-ahead compares the commands, not the luck of a
+    /// shifted dice stream.
+    fn reseed_for(&mut self, whose: u64) {
+        if let Some(key) = self.dice_by_turn {
+            let k = key
+                ^ u64::from(self.round).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                ^ whose.wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            self.rng = rand::SeedableRng::seed_from_u64(k);
         }
     }
 
