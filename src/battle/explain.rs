@@ -32,6 +32,8 @@ pub struct Explanation {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct LookAheadReport {
     pub playouts: u32,
+    /// How many rounds each play-out ran (to the creature's next turn: 1).
+    pub rounds: u32,
     /// (the command, mean dice ahead after the replies, the replies in the first play-out).
     pub candidates: Vec<(String, f64, String)>,
     /// Index of the command chosen; 0 is the planner's own choice.
@@ -50,7 +52,12 @@ impl LookAheadReport {
     /// The account in sentences: what it played out, what it expects in reply, and whether
     /// that changed the planner's choice.
     pub fn lines(&self) -> Vec<String> {
-        let mut lines = vec![format!("looked ahead ({} play-outs each, to its next turn):", self.playouts)];
+        let horizon = match self.rounds {
+            0 | 1 => "to its next turn".to_string(),
+            2 => "over 2 rounds, to its turn after next".to_string(),
+            n => format!("over {n} rounds, to its turn {n} rounds on"),
+        };
+        let mut lines = vec![format!("looked ahead ({} play-outs each, {horizon}):", self.playouts)];
         for (i, (command, ahead, replies)) in self.candidates.iter().enumerate() {
             let mark = if i == self.chosen { "*" } else { " " };
             lines.push(format!("{mark} {command}: {ahead:+.1} dice ahead after the replies ({replies})"));

@@ -312,6 +312,7 @@ impl Default for AiProfile {
 /// on average is chosen. Iterations, never the clock, bound it: results are reproducible.
 pub const MAX_LOOK_AHEAD_CANDIDATES: u32 = 8;
 pub const MAX_LOOK_AHEAD_ROLLOUTS: u32 = 32;
+pub const MAX_LOOK_AHEAD_ROUNDS: u32 = 3;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -321,6 +322,9 @@ pub struct LookAhead {
     pub candidates: u32,
     /// Play-outs per candidate, each with its own dice (the same dice for every candidate).
     pub rollouts: u32,
+    /// How many rounds a play-out runs: to the creature's next turn (1; 0 means the same), or
+    /// to its turn in the round after (2), and so on.
+    pub rounds: u32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -456,9 +460,13 @@ impl Compendium {
                 return Err(format!("AI profile '{key}': knobs must be 0..=10 and difficulty 0..=2"));
             }
             // Bounded so that a profile cannot make one decision take minutes.
-            if p.look_ahead.candidates > MAX_LOOK_AHEAD_CANDIDATES || p.look_ahead.rollouts > MAX_LOOK_AHEAD_ROLLOUTS {
+            let look = p.look_ahead;
+            if look.candidates > MAX_LOOK_AHEAD_CANDIDATES
+                || look.rollouts > MAX_LOOK_AHEAD_ROLLOUTS
+                || look.rounds > MAX_LOOK_AHEAD_ROUNDS
+            {
                 return Err(format!(
-                    "AI profile '{key}': look_ahead candidates 0..={MAX_LOOK_AHEAD_CANDIDATES}, rollouts 0..={MAX_LOOK_AHEAD_ROLLOUTS}"
+                    "AI profile '{key}': look_ahead candidates 0..={MAX_LOOK_AHEAD_CANDIDATES}, rollouts 0..={MAX_LOOK_AHEAD_ROLLOUTS}, rounds 0..={MAX_LOOK_AHEAD_ROUNDS}"
                 ));
             }
         }
