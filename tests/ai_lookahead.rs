@@ -155,7 +155,9 @@ fn a_look_ahead_beyond_its_bounds_is_refused_by_name() {
         c.validate()
     };
     assert_eq!(with("(candidates: 3, rollouts: 16, rounds: 3)"), Ok(()));
-    for look in ["(candidates: 9, rollouts: 16)", "(candidates: 3, rollouts: 33)", "(candidates: 3, rollouts: 16, rounds: 4)"] {
+    for look in
+        ["(candidates: 9, rollouts: 16)", "(candidates: 3, rollouts: 33)", "(candidates: 3, rollouts: 16, rounds: 4)"]
+    {
         let err = with(look).unwrap_err();
         assert!(err.contains("AI profile 'deep'") && err.contains("rounds 0..=3"), "{look}: {err}");
     }
