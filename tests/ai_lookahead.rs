@@ -77,6 +77,36 @@ fn the_look_ahead_explains_the_replies_it_expects() {
     assert!(b.check(0, &command).is_ok());
 }
 
+// Issue 9's "no passive stalemates": once a fight has stalled, the planner's clock decides and
+// the look-ahead stays out. Its score (dice left two rounds on) knows nothing of the draw at
+// `max_rounds`: an archer ahead on dice readied a dagger instead of the shot that could end the
+// fight, turn after turn, because the shot left it open should it miss (The Crossing's draws).
+#[test]
+fn in_a_stall_the_look_ahead_leaves_the_choice_to_the_clock() {
+    let mut b = level(
+        &["WWWWWWWWWWWWWW", "W............W", "W............W", "W............W", "WWWWWWWWWWWWWW"],
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 2), facing: E),
+           (name: "Foe", template: "archer", side: "Foe", at: (12, 2), facing: W)"#,
+    );
+    let expert = builtin_compendium().ai_profiles["expert"].clone();
+    let normal = builtin_compendium().ai_profiles["normal"].clone();
+    let looks = |b: &Battle| ai::decide_with(b, 0, None, &expert).1.and_then(|w| w.look_ahead).is_some();
+    assert_eq!(b.awaiting(), Some((0, None)));
+    assert!(looks(&b), "at the start it looks ahead");
+    // Six rounds in which nobody does anything.
+    while b.round() < 7 {
+        let (c, w) = b.awaiting().expect("the battle goes on");
+        b.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn }).unwrap();
+    }
+    while b.awaiting().is_some_and(|(c, _)| c != 0) {
+        let (c, w) = b.awaiting().unwrap();
+        b.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn }).unwrap();
+    }
+    assert_eq!(b.awaiting(), Some((0, None)));
+    assert!(!looks(&b), "in the stall it does not");
+    assert_eq!(ai::decide_with(&b, 0, None, &expert).0, ai::decide_with(&b, 0, None, &normal).0);
+}
+
 // Same level, seed and commands: the same log, byte for byte, with the look-ahead playing.
 #[test]
 fn the_look_ahead_replays_exactly() {

@@ -73,3 +73,117 @@ fn the_hunter_seeks_the_foe_it_did_not_see_fall() {
     assert_eq!(alone.last_seen(0, 2), None, "Blue stood by Far's square and saw nothing there");
     assert_eq!(ai::hunting_goal(&alone, 0, &[]).map(|g| g.origin), Some(Pos::new(2, 4)));
 }
+
+/// A bend of one-square corridors (north row first): a column up at x = 2 (y 6..7), the bend's
+/// row at y = 5 (x 2..11), a column down at x = 11 (y 3..4) into a room (x 8..14, y 1..2).
+const BEND: [&str; 9] = [
+    "WWWWWWWWWWWWWWWW",
+    "WW.WWWWWWWWWWWWW",
+    "WW.WWWWWWWWWWWWW",
+    "WW..........WWWW",
+    "WWWWWWWWWWW.WWWW",
+    "WWWWWWWWWWW.WWWW",
+    "WWWWWWWW.......W",
+    "WWWWWWWW.......W",
+    "WWWWWWWWWWWWWWWW",
+];
+
+fn bend(creatures: &[&str], fallen: &[u32]) -> Battle {
+    let text = level_text("Bend", &BEND, creatures);
+    let level = parse_level("bend.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap_or_else(|e| panic!("{e}"));
+    for &f in fallen {
+        b.adjust_for_scenario(f, |f| {
+            let _ = f.attrs.remove_dice(Attribute::Might, 99);
+        });
+        assert!(b.fighter(f).attrs.is_unconscious());
+    }
+    b
+}
+
+// RULES: PERC-7 — issue 9's "no passive stalemates": a lone searcher at the bend sees only a
+// fallen foe down the row and remembers no other. It searches from where the fallen lies (where
+// the fight was: up the far column), not from where it stands: the nearest square out of its
+// sight was the corner of its own room behind it, from which it no longer saw the fallen, so
+// it walked back to them, and paced so until `max_rounds` (The Crossing's draws).
+#[test]
+fn with_only_a_fallen_foe_in_sight_the_search_starts_where_it_lies() {
+    let b = bend(
+        &[
+            r#"(name: "Searcher", template: "human_fighter", side: "Blue", at: (11, 5), facing: W)"#,
+            r#"(name: "Fallen", template: "human_fighter", side: "Red", at: (4, 5), facing: E)"#,
+            r#"(name: "Unseen", template: "human_fighter", side: "Red", at: (2, 7), facing: S)"#,
+        ],
+        &[1],
+    );
+    assert_eq!(b.perceived_hostiles(0), vec![1], "only the fallen one is in sight");
+    assert_eq!(b.last_seen(0, 2), None, "the other was never seen");
+    assert!(!b.seen_squares(0)[b.map().index(Pos::new(10, 2))], "its room's corner is out of its sight");
+    let goal = ai::hunting_goal(&b, 0, &[]).expect("a goal").origin;
+    assert!(goal.x <= 3 && goal.y >= 6, "up the far column, beyond the fallen: {goal}");
+    match ai::decide(&b, 0, None) {
+        Command::Move { path, .. } => {
+            let end = *path.last().unwrap();
+            assert!(end.y == 5 && end.x < 11, "it walks along the row toward the fallen: {end}");
+        }
+        other => panic!("it walks on: {other:?}"),
+    }
+}
+
+/// Creature 0 by `normal`, the others (its fallen friends, the foe) end their turns.
+fn normal_round(b: &mut Battle) {
+    let start = b.round();
+    let normal = builtin_compendium().ai_profiles["normal"].clone();
+    for _ in 0..500 {
+        let Some((c, w)) = b.awaiting() else { return };
+        if b.round() != start {
+            return;
+        }
+        let cmd = match (c, w) {
+            (0, _) => ai::decide_with(b, c, w, &normal).0,
+            (_, Some(_)) => Command::Pass,
+            _ => Command::EndTurn,
+        };
+        b.submit(c, cmd).expect("accepted");
+    }
+}
+
+// RULES: MOVE-13, MOVE-E7 — two of its fallen friends lie in the bend, in its column's mouth and
+// the next square along the row; the foe was never seen. In a stall it lifts the first: that
+// shortens the walk to where its hunt leads, though not the straight distance (the row runs
+// sideways), which was all the lift was judged by, so neither body was lifted and the last
+// creature of a band waited behind them until `max_rounds` (The Crossing's draws). Not yet
+// shown: that it then walks on. With the foe never seen it explores the nearest square out of
+// its sight, and the two it sees from either end of the body's square differ: it paces.
+#[test]
+fn in_a_bend_the_first_of_two_bodies_is_lifted_because_the_walk_shortens() {
+    let mut b = bend(
+        &[
+            r#"(name: "Fighter", template: "human_fighter", side: "Blue", at: (2, 6), facing: S)"#,
+            r#"(name: "Fallen", template: "human_fighter", side: "Blue", at: (2, 5), facing: S)"#,
+            r#"(name: "Fallen 2", template: "human_fighter", side: "Blue", at: (3, 5), facing: E)"#,
+            r#"(name: "Foe", template: "human_fighter", side: "Red", at: (12, 1), facing: N)"#,
+        ],
+        &[1, 2],
+    );
+    assert!(b.perceived_hostiles(0).is_empty(), "the foe is never seen");
+    for _ in 0..20 {
+        normal_round(&mut b);
+    }
+    let log: Vec<String> = b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect();
+    let lifted = |body: u32| {
+        b.log()
+            .iter()
+            .find_map(|e| matches!(e.event, Event::Lifted { creature, .. } if creature == body).then_some(e.round))
+    };
+    let first = lifted(1).unwrap_or_else(|| panic!("the body in the column's mouth is lifted: {}", log.join("\n")));
+    assert!(first >= 3, "only once the fight has stalled: round {first}");
+    let put = b.log().iter().find_map(|e| match e.event {
+        Event::PutDown { creature: 1, at, .. } => Some(at),
+        _ => None,
+    });
+    // The last of its side able to act puts it down in the passage it came by: it shuts no
+    // friend out, and nothing else is free.
+    assert_eq!(put, Some(Pos::new(2, 6)), "put down behind it: {}", log.join("\n"));
+    assert!(lifted(2).is_some_and(|r| r > first), "then the one along the row: {}", log.join("\n"));
+}

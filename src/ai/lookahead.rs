@@ -35,7 +35,11 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
     let choice = ranked_turn(b, me, p, reasons);
     let look = p.look_ahead;
     let candidates = distinct(&choice.ranked, look.candidates as usize);
-    if candidates.len() < 2 || look.rollouts == 0 {
+    // In a stall the planner's clock decides (`clock::stall_push`): the play-outs' score, dice
+    // left after two rounds, has no notion of the draw at `max_rounds`. An archer ahead on
+    // dice chose a readied dagger over the shot that could end the fight, turn after turn,
+    // because the shot left it open should it miss, until the battle was drawn (The Crossing).
+    if candidates.len() < 2 || look.rollouts == 0 || super::clock::stall_push(b, me) >= 1.0 {
         return (choice.command, choice.explanation);
     }
     let side = b.fighter(me).side;

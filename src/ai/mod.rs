@@ -357,8 +357,20 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
     // The Cloister 85.7 → 82.7%.)
     // Once turning round would show it everything it can walk to, what only its creatures'
     // blind rears hide is still a place to look (the move there ends facing it).
+    // With fallen foes in sight, the search starts where they lie (where the fight was), not
+    // where the searcher stands: a lone archer that saw its foes' fallen from a bend walked
+    // back to the nearest corner out of its sight, lost sight of them, walked back to them,
+    // and paced so until `max_rounds` (The Crossing's draws).
+    let fallen_in_sight = battle
+        .perceived_hostiles(f.side)
+        .into_iter()
+        .map(|h| battle.fighter(h))
+        .filter(|h| !h.can_act())
+        .map(|h| (footprint_distance(f.footprint(), h.footprint()), h.origin))
+        .min()
+        .map(|(_, p)| p);
     let map = battle.map();
-    let walk = battle.journey_costs(me, f.origin);
+    let walk = battle.journey_costs(me, fallen_in_sight.unwrap_or(f.origin));
     let nearest_unseen = |seen: Vec<bool>| {
         (0..seen.len())
             .filter(|&i| !seen[i])

@@ -74,13 +74,19 @@ pub(super) fn clearing_lift(b: &Battle, me: CreatureId, strikes: bool, stall: f6
         return None;
     }
     let goal = way_goal(b, me)?;
-    // How far from the goal the bodies keep it: 0 if it can walk up to it, else the distance
-    // left from the nearest square it can walk to.
+    // How far from the goal the bodies keep it: 0 if it can walk up to it, else the walk
+    // (bodies ignored) left from the nearest square it can walk to. Walking, not straight
+    // distance: in a bend of a one-square corridor, lifting the first of two bodies gained no
+    // straight distance, so neither was lifted and the band waited until `max_rounds`.
     let side = f.size.footprint();
+    let from_goal = b.journey_costs(me, goal.origin);
     let kept_off = |lifted: Option<CreatureId>| {
         let field = b.journey_costs_past_bodies(me, f.origin, lifted);
-        let near = |p: Pos| footprint_distance(Footprint::new(p, side), goal);
-        if walks_beside(&field, goal, side) { 0 } else { field.destinations().map(near).min().unwrap_or(i32::MAX) }
+        if walks_beside(&field, goal, side) {
+            0
+        } else {
+            field.destinations().filter_map(|p| from_goal.cost_quarters(p)).min().map_or(u64::MAX, u64::from)
+        }
     };
     let now = kept_off(None);
     // The body whose lifting brings it nearest (ties: the lowest id, for replays).
@@ -144,9 +150,13 @@ pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64
     let hostiles = standing_hostiles(b, f.side);
     let goal = way_goal(b, me)?;
     let from_goal = b.journey_costs(me, goal.origin);
+    // The last of its side able to act shuts no friend out behind it: in the bend of a corridor
+    // one square wide, with a second body ahead, the only square free was the passage it came
+    // by, and the carrier stood holding its burden until `max_rounds` (The Crossing's draws).
+    let alone = !b.creatures().iter().any(|o| o.id != me && o.side == f.side && o.can_act());
     b.put_down_squares(me)
         .into_iter()
-        .filter(|&p| !b.body_plugs_a_way(p))
+        .filter(|&p| alone || !b.body_plugs_a_way(p))
         .filter(|&p| hostiles.iter().all(|&h| footprint_distance(Footprint::single(p), h) > DANGER))
         // `max_by_key` keeps the last of equals: reversed, the first.
         .rev()
