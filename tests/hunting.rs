@@ -152,9 +152,11 @@ fn normal_round(b: &mut Battle) {
 // the next square along the row; the foe was never seen. In a stall it lifts the first: that
 // shortens the walk to where its hunt leads, though not the straight distance (the row runs
 // sideways), which was all the lift was judged by, so neither body was lifted and the last
-// creature of a band waited behind them until `max_rounds` (The Crossing's draws). Not yet
-// shown: that it then walks on. With the foe never seen it explores the nearest square out of
-// its sight, and the two it sees from either end of the body's square differ: it paces.
+// creature of a band waited behind them until `max_rounds` (The Crossing's draws). Then it
+// walks on along the row: exploring, a square behind it counts four times as far (with the
+// nearest square out of sight alone, the column behind it from one end of the body's square
+// and the row's far end from the other, it paced between them with the second body in its
+// arms).
 #[test]
 fn in_a_bend_the_first_of_two_bodies_is_lifted_because_the_walk_shortens() {
     let mut b = bend(
@@ -186,4 +188,6 @@ fn in_a_bend_the_first_of_two_bodies_is_lifted_because_the_walk_shortens() {
     // friend out, and nothing else is free.
     assert_eq!(put, Some(Pos::new(2, 6)), "put down behind it: {}", log.join("\n"));
     assert!(lifted(2).is_some_and(|r| r > first), "then the one along the row: {}", log.join("\n"));
+    let at = b.fighter(0).origin;
+    assert!(at.x >= 6 || b.side_perceives(0, 3), "and it goes on along the row: {at}\n{}", log.join("\n"));
 }

@@ -371,12 +371,18 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
         .map(|(_, p)| p);
     let map = battle.map();
     let walk = battle.journey_costs(me, fallen_in_sight.unwrap_or(f.origin));
+    // A square behind the searcher counts as `BEHIND_FACTOR` times as far: a hunting move ends
+    // facing where it went, so the search keeps its direction. Nearest alone, a searcher
+    // between two places out of its sight, one on either side, paced between them (each step
+    // toward one showed it the other from a new angle).
+    let (fx, fy) = f.facing.delta();
+    let behind = |p: Pos| (p.x - f.origin.x) * fx + (p.y - f.origin.y) * fy < 0;
     let nearest_unseen = |seen: Vec<bool>| {
         (0..seen.len())
             .filter(|&i| !seen[i])
             .map(|i| map.pos_of(i))
             .filter(|&p| !map.blocks_movement(p) && footprint_distance(f.footprint(), Footprint::single(p)) > 1)
-            .filter_map(|p| Some((walk.cost_quarters(p)?, p)))
+            .filter_map(|p| Some((walk.cost_quarters(p)? * if behind(p) { BEHIND_FACTOR } else { 1 }, p)))
             .min()
     };
     let unseen =
@@ -387,6 +393,10 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
     let centre = Footprint::single(Pos::new(map.width() / 2, map.height() / 2));
     (footprint_distance(f.footprint(), centre) > 2).then_some(centre)
 }
+
+/// How many times as far an unseen square behind a searcher counts (`hunting_goal`). A fixed
+/// number of steps more was not enough for a carrier, whose every step costs double.
+const BEHIND_FACTOR: u32 = 4;
 
 /// One move that brings the creature closest to `goal` by walking distance (around walls, not
 /// through them), ending facing it; None if no move gets closer (or it cannot move now).
