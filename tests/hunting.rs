@@ -191,3 +191,44 @@ fn in_a_bend_the_first_of_two_bodies_is_lifted_because_the_walk_shortens() {
     let at = b.fighter(0).origin;
     assert!(at.x >= 6 || b.side_perceives(0, 3), "and it goes on along the row: {at}\n{}", log.join("\n"));
 }
+
+// RULES: MOVE-13, MOVE-E7 — a Large brute, the last of its side, in a corridor two squares wide
+// that two fallen wolves shut in turn (it needs both squares of the width). In a stall it lifts
+// the first, walks on with it to the second, sets it down (alone, it shuts no friend out) and
+// lifts the second. Before, only a one-square carrier set a burden down, and the brute stood
+// holding the first wolf until `max_rounds` (The Brute in the Corridor's draws).
+#[test]
+fn a_large_carrier_alone_sets_its_burden_down_to_lift_the_next() {
+    let text = level_text(
+        "Corridor",
+        &["WWWWWWWWWWWWWWWW", "W..............W", "W..............W", "WWWWWWWWWWWWWWWW"],
+        &[
+            r#"(name: "Brute", template: "brute", side: "Blue", at: (1, 1), facing: E)"#,
+            r#"(name: "Fallen", template: "grey_wolf", side: "Blue", at: (4, 2), facing: E)"#,
+            r#"(name: "Fallen 2", template: "grey_wolf", side: "Blue", at: (8, 1), facing: E)"#,
+            r#"(name: "Foe", template: "human_duelist", side: "Red", at: (14, 1), facing: W)"#,
+        ],
+    );
+    let level = parse_level("corridor.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap_or_else(|e| panic!("{e}"));
+    for f in [1, 2] {
+        b.adjust_for_scenario(f, |f| {
+            let _ = f.attrs.remove_dice(Attribute::Might, 99);
+        });
+    }
+    assert!(b.reachable(0, false).unwrap().cost_quarters(Pos::new(5, 1)).is_none(), "shut in");
+    for _ in 0..16 {
+        normal_round(&mut b);
+    }
+    let log: Vec<String> = b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect();
+    let lifted = |body: u32| {
+        b.log()
+            .iter()
+            .find_map(|e| matches!(e.event, Event::Lifted { creature, .. } if creature == body).then_some(e.round))
+    };
+    let first = lifted(1).unwrap_or_else(|| panic!("the first wolf is lifted: {}", log.join("\n")));
+    let set_down =
+        b.log().iter().find_map(|e| matches!(e.event, Event::PutDown { creature: 1, .. }).then_some(e.round));
+    assert!(set_down.is_some_and(|r| r > first), "then set down: {}", log.join("\n"));
+    assert!(lifted(2).is_some(), "and the second lifted: {}", log.join("\n"));
+}

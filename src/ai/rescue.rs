@@ -142,18 +142,22 @@ fn way_goal(b: &Battle, me: CreatureId) -> Option<Footprint> {
 /// way's goal by walking (ties: the first in `put_down_squares`' order, for replays).
 pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
     let f = b.fighter(me);
-    // Only a one-square carrier: `body_plugs_a_way` knows passages one square wide, and a
-    // body left in a two-square corridor would shut a Large carrier in (it walks on with it).
-    if f.carrying.is_none() || f.size.footprint() > 1 || !stall_chore_allowed(b, f, strikes, stall) {
+    // The last of its side able to act shuts no friend out behind it: in the bend of a corridor
+    // one square wide, with a second body ahead, the only square free was the passage it came
+    // by, and the carrier stood holding its burden until `max_rounds` (The Crossing's draws).
+    let alone = !b.creatures().iter().any(|o| o.id != me && o.side == f.side && o.can_act());
+    // Otherwise only a one-square carrier: `body_plugs_a_way` knows passages one square wide,
+    // and a body left in a two-square corridor would shut a Large carrier in (it walks on with
+    // it). Alone, a Large carrier sets its burden down too: a brute holding a wolf's body could
+    // not lift the next body in its way, and stood there until `max_rounds` (The Brute in the
+    // Corridor's draws).
+    let large = f.size.footprint() > 1;
+    if f.carrying.is_none() || (large && !alone) || !stall_chore_allowed(b, f, strikes, stall) {
         return None;
     }
     let hostiles = standing_hostiles(b, f.side);
     let goal = way_goal(b, me)?;
     let from_goal = b.journey_costs(me, goal.origin);
-    // The last of its side able to act shuts no friend out behind it: in the bend of a corridor
-    // one square wide, with a second body ahead, the only square free was the passage it came
-    // by, and the carrier stood holding its burden until `max_rounds` (The Crossing's draws).
-    let alone = !b.creatures().iter().any(|o| o.id != me && o.side == f.side && o.can_act());
     b.put_down_squares(me)
         .into_iter()
         .filter(|&p| alone || !b.body_plugs_a_way(p))
