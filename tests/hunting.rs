@@ -89,8 +89,13 @@ const BEND: [&str; 9] = [
 ];
 
 fn bend(creatures: &[&str], fallen: &[u32]) -> Battle {
-    let text = level_text("Bend", &BEND, creatures);
-    let level = parse_level("bend.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    with_fallen(&BEND, creatures, fallen)
+}
+
+/// The battle on `map` (seed 1) with the creatures `fallen` knocked out.
+fn with_fallen(map: &[&str], creatures: &[&str], fallen: &[u32]) -> Battle {
+    let text = level_text("Fallen", map, creatures);
+    let level = parse_level("fallen.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
     let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap_or_else(|e| panic!("{e}"));
     for &f in fallen {
         b.adjust_for_scenario(f, |f| {
@@ -128,6 +133,26 @@ fn with_only_a_fallen_foe_in_sight_the_search_starts_where_it_lies() {
         }
         other => panic!("it walks on: {other:?}"),
     }
+}
+
+/// The round in which `body` was first lifted.
+fn lifted_in(b: &Battle, body: u32) -> Option<u32> {
+    b.log()
+        .iter()
+        .find_map(|e| matches!(e.event, Event::Lifted { creature, .. } if creature == body).then_some(e.round))
+}
+
+/// The round and square where `body` was first put down.
+fn put_down(b: &Battle, body: u32) -> Option<(u32, Pos)> {
+    b.log().iter().find_map(|e| match e.event {
+        Event::PutDown { creature, at, .. } if creature == body => Some((e.round, at)),
+        _ => None,
+    })
+}
+
+/// The log, one event a line, for a failure's message.
+fn log_text(b: &Battle) -> String {
+    b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect::<Vec<_>>().join("\n")
 }
 
 /// Creature 0 by `normal`, the others (its fallen friends, the foe) end their turns.
@@ -172,24 +197,15 @@ fn in_a_bend_the_first_of_two_bodies_is_lifted_because_the_walk_shortens() {
     for _ in 0..20 {
         normal_round(&mut b);
     }
-    let log: Vec<String> = b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect();
-    let lifted = |body: u32| {
-        b.log()
-            .iter()
-            .find_map(|e| matches!(e.event, Event::Lifted { creature, .. } if creature == body).then_some(e.round))
-    };
-    let first = lifted(1).unwrap_or_else(|| panic!("the body in the column's mouth is lifted: {}", log.join("\n")));
+    let log = log_text(&b);
+    let first = lifted_in(&b, 1).unwrap_or_else(|| panic!("the body in the column's mouth is lifted: {log}"));
     assert!(first >= 3, "only once the fight has stalled: round {first}");
-    let put = b.log().iter().find_map(|e| match e.event {
-        Event::PutDown { creature: 1, at, .. } => Some(at),
-        _ => None,
-    });
     // The last of its side able to act puts it down in the passage it came by: it shuts no
     // friend out, and nothing else is free.
-    assert_eq!(put, Some(Pos::new(2, 6)), "put down behind it: {}", log.join("\n"));
-    assert!(lifted(2).is_some_and(|r| r > first), "then the one along the row: {}", log.join("\n"));
+    assert_eq!(put_down(&b, 1).map(|(_, at)| at), Some(Pos::new(2, 6)), "put down behind it: {log}");
+    assert!(lifted_in(&b, 2).is_some_and(|r| r > first), "then the one along the row: {log}");
     let at = b.fighter(0).origin;
-    assert!(at.x >= 6 || b.side_perceives(0, 3), "and it goes on along the row: {at}\n{}", log.join("\n"));
+    assert!(at.x >= 6 || b.side_perceives(0, 3), "and it goes on along the row: {at}\n{log}");
 }
 
 // RULES: MOVE-13, MOVE-E7 — a Large brute, the last of its side, in a corridor two squares wide
@@ -199,8 +215,7 @@ fn in_a_bend_the_first_of_two_bodies_is_lifted_because_the_walk_shortens() {
 // holding the first wolf until `max_rounds` (The Brute in the Corridor's draws).
 #[test]
 fn a_large_carrier_alone_sets_its_burden_down_to_lift_the_next() {
-    let text = level_text(
-        "Corridor",
+    let mut b = with_fallen(
         &["WWWWWWWWWWWWWWWW", "W..............W", "W..............W", "WWWWWWWWWWWWWWWW"],
         &[
             r#"(name: "Brute", template: "brute", side: "Blue", at: (1, 1), facing: E)"#,
@@ -208,27 +223,14 @@ fn a_large_carrier_alone_sets_its_burden_down_to_lift_the_next() {
             r#"(name: "Fallen 2", template: "grey_wolf", side: "Blue", at: (8, 1), facing: E)"#,
             r#"(name: "Foe", template: "human_duelist", side: "Red", at: (14, 1), facing: W)"#,
         ],
+        &[1, 2],
     );
-    let level = parse_level("corridor.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
-    let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap_or_else(|e| panic!("{e}"));
-    for f in [1, 2] {
-        b.adjust_for_scenario(f, |f| {
-            let _ = f.attrs.remove_dice(Attribute::Might, 99);
-        });
-    }
     assert!(b.reachable(0, false).unwrap().cost_quarters(Pos::new(5, 1)).is_none(), "shut in");
     for _ in 0..16 {
         normal_round(&mut b);
     }
-    let log: Vec<String> = b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect();
-    let lifted = |body: u32| {
-        b.log()
-            .iter()
-            .find_map(|e| matches!(e.event, Event::Lifted { creature, .. } if creature == body).then_some(e.round))
-    };
-    let first = lifted(1).unwrap_or_else(|| panic!("the first wolf is lifted: {}", log.join("\n")));
-    let set_down =
-        b.log().iter().find_map(|e| matches!(e.event, Event::PutDown { creature: 1, .. }).then_some(e.round));
-    assert!(set_down.is_some_and(|r| r > first), "then set down: {}", log.join("\n"));
-    assert!(lifted(2).is_some(), "and the second lifted: {}", log.join("\n"));
+    let log = log_text(&b);
+    let first = lifted_in(&b, 1).unwrap_or_else(|| panic!("the first wolf is lifted: {log}"));
+    assert!(put_down(&b, 1).is_some_and(|(r, _)| r > first), "then set down: {log}");
+    assert!(lifted_in(&b, 2).is_some(), "and the second lifted: {log}");
 }
