@@ -5,8 +5,8 @@ use meshal_tactics::ai;
 use meshal_tactics::battle::{Battle, Command, Event, Target, play_direct};
 use meshal_tactics::level::{builtin_compendium, parse_level};
 
-fn level(map: &[&str], creatures: &str) -> Battle {
-    let rows: Vec<String> = map.iter().map(|r| format!("\"{r}\"")).collect();
+fn level<R: AsRef<str>>(map: &[R], creatures: &str) -> Battle {
+    let rows: Vec<String> = map.iter().map(|r| format!("\"{}\"", r.as_ref())).collect();
     let text = format!(
         r#"(name: "Look-ahead test", map: [{}],
             legend: {{ '.': "floor", 'W': "wall" }},
@@ -17,6 +17,22 @@ fn level(map: &[&str], creatures: &str) -> Battle {
     );
     let l = parse_level("lookahead.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
     Battle::new(&l, builtin_compendium(), 1).unwrap()
+}
+
+/// A room `width` squares wide (walls included) and three high, walled round.
+fn open_room(width: usize) -> Vec<String> {
+    let wall = "W".repeat(width);
+    let floor = format!("W{}W", ".".repeat(width - 2));
+    vec![wall.clone(), floor.clone(), floor.clone(), floor, wall]
+}
+
+/// A fighter (the AI's) and an archer (the foe's) at either end of an open room, in sight.
+fn fighter_facing_archer() -> Battle {
+    level(
+        &open_room(14),
+        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 2), facing: E),
+           (name: "Foe", template: "archer", side: "Foe", at: (12, 2), facing: W)"#,
+    )
 }
 
 const TWO_ROOMS: [&str; 6] =
@@ -58,11 +74,7 @@ fn a_belief_holds_only_what_the_side_knows() {
 // The look-ahead says what it played out and what it expects the opponents to do in reply.
 #[test]
 fn the_look_ahead_explains_the_replies_it_expects() {
-    let b = level(
-        &["WWWWWWWWWWWWWW", "W............W", "W............W", "W............W", "WWWWWWWWWWWWWW"],
-        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 2), facing: E),
-           (name: "Foe", template: "archer", side: "Foe", at: (12, 2), facing: W)"#,
-    );
+    let b = fighter_facing_archer();
     let expert = builtin_compendium().ai_profiles["expert"].clone();
     let (command, why) = ai::decide_with(&b, 0, None, &expert);
     let report = why.and_then(|w| w.look_ahead).expect("the expert looked ahead");
@@ -83,11 +95,7 @@ fn the_look_ahead_explains_the_replies_it_expects() {
 // fight, turn after turn, because the shot left it open should it miss (The Crossing's draws).
 #[test]
 fn in_a_stall_the_look_ahead_leaves_the_choice_to_the_clock() {
-    let mut b = level(
-        &["WWWWWWWWWWWWWW", "W............W", "W............W", "W............W", "WWWWWWWWWWWWWW"],
-        r#"(name: "AI", template: "human_fighter", side: "AI", at: (1, 2), facing: E),
-           (name: "Foe", template: "archer", side: "Foe", at: (12, 2), facing: W)"#,
-    );
+    let mut b = fighter_facing_archer();
     let expert = builtin_compendium().ai_profiles["expert"].clone();
     let normal = builtin_compendium().ai_profiles["normal"].clone();
     let looks = |b: &Battle| ai::decide_with(b, 0, None, &expert).1.and_then(|w| w.look_ahead).is_some();
@@ -130,7 +138,7 @@ fn the_look_ahead_replays_exactly() {
 #[test]
 fn a_belief_rolls_each_turn_from_its_own_dice() {
     let b = level(
-        &["WWWWWWWWWWWWW", "W...........W", "W...........W", "W...........W", "WWWWWWWWWWWWW"],
+        &open_room(13),
         r#"(name: "AI", template: "archer", side: "AI", at: (1, 2), facing: E),
            (name: "Foe", template: "archer", side: "Foe", at: (11, 2), facing: W)"#,
     );

@@ -44,6 +44,7 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
     }
     let side = b.fighter(me).side;
     let model = opponent_model(b);
+    let rounds = look.rounds.max(1);
     // Seeds from what the side itself knows: the battle's seed, how much of the log it has
     // seen, who decides. Nothing it cannot perceive changes them.
     let seen = b.log_for_side(&b.sides()[side].name).count() as u64;
@@ -54,7 +55,7 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
         for (i, first) in candidates.iter().enumerate() {
             let mut copy = belief.clone();
             let mark = copy.log().len();
-            values[i].push(play_out(&mut copy, me, first, &model, look.rounds.max(1)));
+            values[i].push(play_out(&mut copy, me, first, &model, rounds));
             if r == 0 {
                 replies.push(reply_summary(&copy, mark, side));
             }
@@ -78,7 +79,7 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
         .map_or(0, |(_, i)| i);
     let report = LookAheadReport {
         playouts: look.rollouts,
-        rounds: look.rounds.max(1),
+        rounds,
         candidates: candidates
             .iter()
             .zip(&means)

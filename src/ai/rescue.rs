@@ -142,6 +142,9 @@ fn way_goal(b: &Battle, me: CreatureId) -> Option<Footprint> {
 /// way's goal by walking (ties: the first in `put_down_squares`' order, for replays).
 pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64) -> Option<Command> {
     let f = b.fighter(me);
+    if f.carrying.is_none() || !stall_chore_allowed(b, f, strikes, stall) {
+        return None;
+    }
     // The last of its side able to act shuts no friend out behind it: in the bend of a corridor
     // one square wide, with a second body ahead, the only square free was the passage it came
     // by, and the carrier stood holding its burden until `max_rounds` (The Crossing's draws).
@@ -151,8 +154,7 @@ pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64
     // it). Alone, a Large carrier sets its burden down too: a brute holding a wolf's body could
     // not lift the next body in its way, and stood there until `max_rounds` (The Brute in the
     // Corridor's draws).
-    let large = f.size.footprint() > 1;
-    if f.carrying.is_none() || (large && !alone) || !stall_chore_allowed(b, f, strikes, stall) {
+    if f.size.footprint() > 1 && !alone {
         return None;
     }
     let hostiles = standing_hostiles(b, f.side);
