@@ -149,3 +149,51 @@ fn a_flee_attempt_is_not_passive() {
     assert_eq!(waited.sides_passive_under_fire(), vec![1]);
     assert_eq!(waited.passive_stretches(), vec![(1, 5)], "rounds 4 and 5");
 }
+
+// `sim`'s count of sides shot at without answering needs two rounds the side could answer in:
+// a side cut down in the second round before its turn came had no chance, and was counted as
+// if it had waited (a lost battle on The Ledge ended so, in the middle of a round). The same
+// blows with the side's turn coming between them are counted.
+#[test]
+fn a_side_cut_down_before_its_turn_came_is_not_passive() {
+    let text = level_text(
+        "cut down",
+        &["WWWWWW", "W....W", "WWWWWW"],
+        &[
+            r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), facing: E, overrides: (might: Some(30), activeness: Some(12)))"#,
+            r#"(name: "B", template: "human_fighter", side: "Red", at: (2, 1), facing: W, overrides: (might: Some(30), activeness: Some(1)))"#,
+        ],
+    );
+    // A strikes once in round 1 and then `second` blows in round 2; B only ends its turns.
+    let play = |second: i32| {
+        let mut b = battle_where_first(&text, builtin_compendium(), 0);
+        let mut blows = 0;
+        play_until(&mut b, 3, |b, c| {
+            let limit = if b.round() == 1 { 1 } else { 1 + second };
+            if c == 0 && b.fighter(1).can_act() && blows < limit {
+                blows += 1;
+                sword_on(1)
+            } else {
+                Command::EndTurn
+            }
+        });
+        b
+    };
+    let hurt_in = |b: &Battle, round: u32| {
+        b.log().iter().any(|e| e.round == round && matches!(e.event, Event::Damaged { creature: 1, .. }))
+    };
+    let turn_in = |b: &Battle, round: u32| {
+        b.log().iter().any(|e| e.round == round && matches!(e.event, Event::TurnStarted { creature: 1, .. }))
+    };
+
+    let cut_down = play(3);
+    assert!(hurt_in(&cut_down, 1) && hurt_in(&cut_down, 2), "struck in rounds 1 and 2");
+    assert!(!cut_down.fighter(1).can_act() && cut_down.outcome().is_some(), "B falls in round 2, the battle is over");
+    assert!(turn_in(&cut_down, 1) && !turn_in(&cut_down, 2), "B had its turn in round 1 only");
+    assert_eq!(cut_down.sides_passive_under_fire(), Vec::<usize>::new());
+
+    let waited = play(1);
+    assert!(hurt_in(&waited, 1) && hurt_in(&waited, 2) && turn_in(&waited, 2), "struck twice, and B's turn came");
+    assert!(waited.fighter(1).can_act(), "B still stands");
+    assert_eq!(waited.passive_stretches(), vec![(1, 2)], "rounds 1 and 2");
+}

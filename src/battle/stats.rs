@@ -8,7 +8,9 @@ impl Battle {
     /// moving, attacking, counter-attacking, hiding or trying to flee (FLOW-5) in them: a side under fire it does not
     /// answer, the AI's stall the `sim` report counts. Blows on the fallen (FLOW-7) are not
     /// fire a standing side fails to answer, and partial entries (what one side glimpsed of an
-    /// event) are never counted twice.
+    /// event) are never counted twice. A round counts only if one of the side's standing
+    /// creatures had its turn in it: a side knocked out before its turn came (the battle over
+    /// in mid-round) had no chance to answer, and was counted as if it had waited.
     pub fn sides_passive_under_fire(&self) -> Vec<usize> {
         self.passive_stretches().into_iter().map(|(side, _)| side).collect()
     }
@@ -20,6 +22,7 @@ impl Battle {
         let sides = self.sides().len();
         let mut hurt = vec![vec![false; rounds]; sides];
         let mut acted = vec![vec![false; rounds]; sides];
+        let mut had_turn = vec![vec![false; rounds]; sides];
         let mut down = vec![false; self.n()];
         for e in self.log().iter().filter(|e| !e.partial) {
             let r = (e.round as usize).min(rounds - 1);
@@ -29,6 +32,9 @@ impl Battle {
                 }
                 Event::Damaged { creature, .. } if !down[*creature as usize] => {
                     hurt[self.fighter(*creature).side][r] = true
+                }
+                Event::TurnStarted { creature, .. } if !down[*creature as usize] => {
+                    had_turn[self.fighter(*creature).side][r] = true
                 }
                 Event::Moved { creature, .. }
                 | Event::AttackDeclared { attacker: creature, .. }
@@ -40,7 +46,7 @@ impl Battle {
         }
         (0..sides)
             .filter_map(|s| {
-                let r = (1..rounds).find(|&r| (r - 1..=r).all(|k| hurt[s][k] && !acted[s][k]))?;
+                let r = (1..rounds).find(|&r| (r - 1..=r).all(|k| hurt[s][k] && !acted[s][k] && had_turn[s][k]))?;
                 Some((s, r as u32))
             })
             .collect()
