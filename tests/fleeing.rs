@@ -27,6 +27,18 @@ fn play_until(b: &mut Battle, round: u32, mut turn: impl FnMut(&Battle, Creature
     }
 }
 
+/// Two fighters of 30 Might face to face in a corridor: A (Blue) at (1, 1) and B (Red) beside
+/// it, with these Activeness dice.
+fn face_to_face(name: &str, a_activeness: i32, b_activeness: i32) -> String {
+    let fighter = |who: &str, side: &str, x: i32, facing: &str, activeness: i32| {
+        format!(
+            r#"(name: "{who}", template: "human_fighter", side: "{side}", at: ({x}, 1), facing: {facing}, overrides: (might: Some(30), activeness: Some({activeness})))"#
+        )
+    };
+    let (a, b) = (fighter("A", "Blue", 1, "E", a_activeness), fighter("B", "Red", 2, "W", b_activeness));
+    level_text(name, &["WWWWWW", "W....W", "WWWWWW"], &[&a, &b])
+}
+
 fn sword_on(target: CreatureId) -> Command {
     Command::Attack { weapon: "sword".into(), target: Target::Creature(target), additives: vec![] }
 }
@@ -36,14 +48,7 @@ fn sword_on(target: CreatureId) -> Command {
 // own turn comes (it used to flee with the streak of rounds 1–3).
 #[test]
 fn flow_e2_a_hit_resets_the_streak_at_once() {
-    let text = level_text(
-        "streak",
-        &["WWWWWW", "W....W", "WWWWWW"],
-        &[
-            r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), facing: E, overrides: (might: Some(30), activeness: Some(1)))"#,
-            r#"(name: "B", template: "human_fighter", side: "Red", at: (2, 1), facing: W, overrides: (might: Some(30), activeness: Some(12)))"#,
-        ],
-    );
+    let text = face_to_face("streak", 1, 12);
     let mut b = battle_where_first(&text, builtin_compendium(), 1);
     play_until(&mut b, 4, |_, _| Command::EndTurn);
     assert_eq!(b.fighter(0).hit_free_streak, 3, "three rounds unhit");
@@ -156,14 +161,7 @@ fn a_flee_attempt_is_not_passive() {
 // blows with the side's turn coming between them are counted.
 #[test]
 fn a_side_cut_down_before_its_turn_came_is_not_passive() {
-    let text = level_text(
-        "cut down",
-        &["WWWWWW", "W....W", "WWWWWW"],
-        &[
-            r#"(name: "A", template: "human_fighter", side: "Blue", at: (1, 1), facing: E, overrides: (might: Some(30), activeness: Some(12)))"#,
-            r#"(name: "B", template: "human_fighter", side: "Red", at: (2, 1), facing: W, overrides: (might: Some(30), activeness: Some(1)))"#,
-        ],
-    );
+    let text = face_to_face("cut down", 12, 1);
     // A strikes once in round 1 and then `second` blows in round 2; B only ends its turns.
     let play = |second: i32| {
         let mut b = battle_where_first(&text, builtin_compendium(), 0);
