@@ -325,8 +325,9 @@ pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> 
 }
 
 /// Where to go: the nearest perceived enemy, else the nearest remembered sighting (of a foe
-/// its side did not see go down, else of one it did), else the nearest square its side does
-/// not see, else the centre of the map.
+/// its side did not see go down, else of one it did), else the square its side does not see
+/// nearest by walking — from where fallen foes in sight lie, if any, else from the searcher,
+/// squares behind it counting `BEHIND_FACTOR` times as far — else the centre of the map.
 pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> Option<Footprint> {
     let f = battle.fighter(me);
     if let Some(&e) = enemies.first() {
