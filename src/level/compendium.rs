@@ -285,7 +285,7 @@ pub struct AiProfile {
     pub focus_fire: f64,
     pub self_preservation: f64,
     /// What the planner considers: 0 = the baseline yardstick (walk, hit, always defend);
-    /// 1 = the planner, sloppy (reproducible noise of up to ±1 expected die on every
+    /// 1 = the planner, sloppy (reproducible noise of up to ±0.85 expected dice on every
     /// option: with "this turn only" instead it lost to the baseline on the levels where one
     /// must close in); 2 = the planner as it judges.
     pub difficulty: u32,
