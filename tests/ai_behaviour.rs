@@ -7,6 +7,7 @@ use meshal_tactics::level::{builtin_compendium, parse_level};
 use meshal_tactics::rules::attack::Defense;
 use meshal_tactics::rules::facing::Facing;
 use meshal_tactics::rules::grid::Pos;
+use meshal_tactics::rules::posture::Posture;
 
 mod common;
 use common::SHIPPED;
@@ -393,7 +394,7 @@ fn takes_cover(shooter: &str, sniper_x: i32) {
     let covered = |b: &Battle| {
         let f = b.fighter(0);
         let sheltered = meshal_tactics::rules::los::sight_line(b.map(), sniper, f.origin).cover;
-        sheltered || f.posture != meshal_tactics::rules::posture::Posture::Standing
+        sheltered || f.posture != Posture::Standing
     };
     assert!(!covered(&b), "the archer starts in the open");
     ai_turn(&mut b, &profile("default"));
@@ -488,6 +489,33 @@ fn sloppy_profile_is_still_deterministic() {
         serde_json::to_string(&b.log()).unwrap()
     };
     assert_eq!(play(), play());
+}
+
+// TIME-E10, POST-E1 — difficulty 1 (`easy`) plays without the finer tools: in the same battles
+// of The Crossing, `normal` readies attacks and crouches for cover, `easy` never does.
+#[test]
+fn easy_never_readies_nor_crouches() {
+    let l =
+        parse_level("the_crossing", include_str!("../levels/the_crossing.level.ron"), builtin_compendium()).unwrap();
+    let (normal, easy) = (profile("normal"), profile("easy"));
+    let mut by_side = [0; 2];
+    for seed in 1..=6 {
+        let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
+        play_direct(
+            &mut b,
+            |bt, c, w| ai::decide_with(bt, c, w, if bt.fighter(c).side == 0 { &normal } else { &easy }).0,
+            100_000,
+        );
+        for e in b.log() {
+            if let Event::Readied { creature, .. }
+            | Event::PostureChanged { creature, posture: Posture::Crouch, forced: false } = e.event
+            {
+                by_side[b.fighter(creature).side] += 1;
+            }
+        }
+    }
+    assert!(by_side[0] >= 6, "normal readies or crouches: {by_side:?}");
+    assert_eq!(by_side[1], 0, "easy never does: {by_side:?}");
 }
 
 // PERC-3 — the AI decides from what its side perceives: two battles that differ only in where

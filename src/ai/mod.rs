@@ -232,9 +232,12 @@ pub fn decision(
         Some(Some(mount)) => mount,
         _ => command,
     };
-    // TIME-E10: AP that would lapse at the turn's end are better spent on a readied attack.
+    // TIME-E10: AP that would lapse at the turn's end are better spent on a readied attack
+    // (which a sloppy player forgets).
     let command = match command {
-        Command::EndTurn if own_turn => ready::instead_of_ending(battle, creature).unwrap_or(command),
+        Command::EndTurn if own_turn && !situation::plays_sloppily(profile) => {
+            ready::instead_of_ending(battle, creature).unwrap_or(command)
+        }
         other => other,
     };
     match battle.check(creature, &command) {

@@ -14,7 +14,7 @@ use super::Reasons;
 use super::clock::{rounds_since_hurt, stall_push, with_the_clock};
 use super::odds::estimate_from;
 use super::situation::{
-    SLOPPINESS, describe, faces_this_turn, hopeless, left_this_turn, main_threat_facing, noise, placed,
+    SLOPPINESS, describe, faces_this_turn, hopeless, left_this_turn, main_threat_facing, noise, placed, plays_sloppily,
     suspected_hiding_spot,
 };
 use super::threat::{friends_in_reach, threat};
@@ -332,7 +332,13 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
     let ranged = f.weapons.iter().any(|w| w.weapon.range.ranged && w.weapon.area.is_none());
     let cost = transition_cost(f.posture, Posture::Crouch, b.ruleset().posture_costs);
     let can_shoot = plans.iter().any(|(p, _)| matches!(p.first, Command::Attack { .. }));
-    if b.ruleset().postures && ranged && !can_shoot && f.posture == Posture::Standing && f.ap > cost {
+    if b.ruleset().postures
+        && ranged
+        && !can_shoot
+        && f.posture == Posture::Standing
+        && f.ap > cost
+        && !plays_sloppily(p)
+    {
         let crouch = Command::ChangePosture { posture: Posture::Crouch };
         plans.push(ctx.evaluate(f.origin, f.ap - cost, Posture::Crouch, &|_, _| crouch.clone()));
     }
@@ -350,7 +356,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
     // Difficulty 1 plays sloppily: deterministic noise (from the battle's seed and the
     // creature's own progress — never from events its side cannot see — so replays stay exact)
     // of up to ±SLOPPINESS expected dice of damage on every option.
-    if p.difficulty == 1 {
+    if plays_sloppily(p) {
         let step = (u64::from(b.round()) << 32) | ((f.ap.max(0) as u64) << 16) | u64::from(me);
         for (k, (_, score)) in plans.iter_mut().enumerate() {
             score.total += SLOPPINESS * noise(b.seed(), step, k as u64);
