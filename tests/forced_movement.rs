@@ -172,6 +172,27 @@ fn move_12_pushed_over_the_edge_it_falls() {
     assert_eq!((fall_dice(6, 2), fall_dice(3, 2), fall_dice(2, 2), fall_dice(4, 1)), (9, 3, 0, 12));
 }
 
+// RULES: MOVE-11, MOVE-12 — the planner counts the fall a blow may throw its foe into; `easy`
+// (difficulty 1, `ai::situation::plays_sloppily`) does not see the edge as a weapon, and on
+// flat ground the two weigh the blow alike.
+#[test]
+fn easy_does_not_count_the_fall_a_blow_throws_into() {
+    let dealt = |map: &[&str], profile: &str| {
+        let b = battle(map, &[hammer((3, 2), "E"), foe("Foe", (4, 2), "E")].join(","));
+        let p = &builtin_compendium().ai_profiles[profile];
+        let d = ai::decision(&b, 0, None, p, ai::Reasons::Shown);
+        let options = d.explanation.expect("the planner weighed its options").options;
+        let blow = options.iter().find(|o| o.summary.starts_with("warhammer on Foe"));
+        blow.unwrap_or_else(|| panic!("{profile}: {options:?}")).expected_dealt
+    };
+    let ledge = ["WWWWWWWWWW", "W........W", "W....____W", "W........W", "WWWWWWWWWW"];
+    let flat = ["WWWWWWWWWW", "W........W", "W........W", "W........W", "WWWWWWWWWW"];
+    let (normal, easy) = (dealt(&ledge, "normal"), dealt(&ledge, "easy"));
+    assert!(normal > easy + 2.0, "the fall counts for normal only: {normal} against {easy}");
+    assert!((dealt(&flat, "normal") - dealt(&flat, "easy")).abs() < 1e-9);
+    assert!((dealt(&flat, "easy") - easy).abs() < 1e-9, "easy weighs the blow at the edge as on flat ground");
+}
+
 // RULES: MOVE-E4 — a drop no higher than the body does no harm (it still falls).
 #[test]
 fn move_e4_a_drop_no_higher_than_the_body_is_harmless() {

@@ -23,7 +23,7 @@ pub(super) fn rider_strike(b: &Battle, mount: CreatureId, at: Pos, enemies: &[Cr
         let from = Placement { origin: at, facing: Facing::toward_footprint(seat, t.footprint()), posture: r.posture };
         let Ok(engagement) = b.engage(rider, from, e, t.placement()) else { continue };
         for w in r.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0)) {
-            if let Some(est) = estimate_from(b, &engagement, w, &[], t) {
+            if let Some(est) = estimate_from(b, &engagement, w, &[], t, true) {
                 best = best.max(est.expected);
             }
         }

@@ -9,7 +9,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// The value of one attack by `me` standing at `from` on `target`, or None if impossible from
-/// there. Counts the target's likely defense, its rear arc, cover, range penalties.
+/// there. Counts the target's likely defense, its rear arc, cover, range penalties, and, when
+/// `counts_falls`, the fall a blow may throw it into (a sloppy player does not see the edge as
+/// a weapon: `situation::plays_sloppily`).
 pub(super) struct AttackEstimate {
     pub expected: f64,
     pub ko_chance: f64,
@@ -20,6 +22,7 @@ pub(super) fn estimate_attack(
     numbers: &AttackNumbers,
     target: &Fighter,
     weapon: &crate::level::compendium::Weapon,
+    counts_falls: bool,
 ) -> Option<AttackEstimate> {
     let weapon_targets: &[Attribute] = &weapon.targets;
     if numbers.in_reach.is_err() || numbers.dice <= 0 {
@@ -36,7 +39,7 @@ pub(super) fn estimate_attack(
     }
     // MOVE-11, MOVE-12: a blow that hurts may also throw it over an edge; the fall's attack
     // (MOVE-E4, undefended) is worth its expected damage times the chance the blow hurts.
-    let fall = numbers.forced.filter(|f| f.fall_dice > 0).map_or(0.0, |f| {
+    let fall = numbers.forced.filter(|f| counts_falls && f.fall_dice > 0).map_or(0.0, |f| {
         let hurts = odds(numbers.points, numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
         hurts * odds(numbers.points, f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
     });
@@ -62,9 +65,10 @@ pub(super) fn estimate_from(
     weapon: &crate::battle::Armed,
     additives: &[String],
     target: &Fighter,
+    counts_falls: bool,
 ) -> Option<AttackEstimate> {
     let n = b.attack_numbers(engagement, &weapon.key, additives, false).ok()?;
-    estimate_attack(&n, target, &weapon.weapon)
+    estimate_attack(&n, target, &weapon.weapon, counts_falls)
 }
 
 /// Expected damage and P(damage ≥ k) for the attacks the AI weighs, memoised: the same few

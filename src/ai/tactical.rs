@@ -309,7 +309,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
                     continue;
                 }
                 let Ok(engagement) = b.engage(me, f.placement(), e, b.fighter(e).placement()) else { continue };
-                if let Some(est) = estimate_from(b, &engagement, w, &[], b.fighter(e)) {
+                if let Some(est) = estimate_from(b, &engagement, w, &[], b.fighter(e), !plays_sloppily(p)) {
                     let score = OptionScore {
                         summary: describe(b, &cmd),
                         expected_dealt: est.expected,

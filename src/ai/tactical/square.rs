@@ -7,7 +7,7 @@ use super::{
 };
 use crate::ai::areas::best_area;
 use crate::ai::odds::estimate_from;
-use crate::ai::situation::{is_shooter, main_threat_facing};
+use crate::ai::situation::{is_shooter, main_threat_facing, plays_sloppily};
 use crate::ai::threat::{FriendsInReach, Threat, threat};
 use crate::battle::{Battle, Command, CreatureId, Fighter, OptionScore, Placement, Target};
 use crate::level::compendium::AiProfile;
@@ -98,6 +98,7 @@ impl Ctx<'_> {
         // target for free first (FACE-2), so it is weighed facing it; staying put, it strikes
         // as it stands, or turns first if it must.
         let mut attack: Option<BestAttack> = None;
+        let sees_falls = !plays_sloppily(p);
         let mut turn_first: Option<Facing> = None;
         // The best plain ranged shot per AP from here, for holding the square (below).
         let mut held_offence: f64 = 0.0;
@@ -125,7 +126,7 @@ impl Ctx<'_> {
                     let Some((est, turn)) = engagements
                         .iter()
                         .flatten()
-                        .find_map(|(en, turn)| Some((estimate_from(b, en, w, additives, t)?, *turn)))
+                        .find_map(|(en, turn)| Some((estimate_from(b, en, w, additives, t, sees_falls)?, *turn)))
                     else {
                         continue;
                     };
