@@ -4,6 +4,7 @@
 mod common;
 
 use common::{battle_where_first, level_text, since};
+use meshal_tactics::ai;
 use meshal_tactics::battle::*;
 use meshal_tactics::level::builtin_compendium;
 use meshal_tactics::level::compendium::{Compendium, CreatureTemplate};
@@ -165,6 +166,37 @@ fn flow_d3_blinded_a_creature_that_relies_on_sight_perceives_only_adjacent() {
     b.submit(1, Command::EndTurn).unwrap();
     assert!(since(&b, mark).contains(&&Event::SenseRegained { creature: 1, sense: Sense::Vision }));
     assert!(b.perceives(1, 0), "it sees again");
+}
+
+// RULES: FLOW-D3, PERC-4 — the planner counts the sight a throw of blinding powder takes
+// above its dice; `easy` (difficulty 1, `ai::situation::plays_sloppily`) sees only the dice.
+#[test]
+fn easy_does_not_count_the_sense_a_blow_takes() {
+    let text = level_text(
+        "Blind",
+        &OPEN,
+        &[
+            // Held to its square (a GM's order), it weighs its throws, not a walk to Red's back.
+            &creature(
+                "Thrower",
+                "cultist",
+                "Blue",
+                (2, 2),
+                "E",
+                ", overrides: (activeness: Some(8)), hold: Some((from: (2, 2), to: (2, 2)))",
+            ),
+            &creature("Red", "human_fighter", "Red", (4, 2), "W", ", overrides: (activeness: Some(10))"),
+        ],
+    );
+    let b = battle_where_first(&text, builtin_compendium(), 0);
+    let dealt = |profile: &str| {
+        let p = &builtin_compendium().ai_profiles[profile];
+        let options = ai::decision(&b, 0, None, p, ai::Reasons::Shown).explanation.expect("weighed").options;
+        let throw = options.iter().find(|o| o.summary.starts_with("blinding_powder on Red"));
+        throw.unwrap_or_else(|| panic!("{profile}: {options:?}")).expected_dealt
+    };
+    let (normal, easy) = (dealt("normal"), dealt("easy"));
+    assert!(normal > easy + 0.3, "the lost sight counts for normal only: {normal} against {easy}");
 }
 
 // RULES: PERC-4, FLOW-D3 — a creature that relies on hearing (a cave lurker: no eyes) and is

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 
 /// The value of one attack by `me` standing at `from` on `target`, or None if impossible from
 /// there. Counts the target's likely defense, its rear arc, cover, range penalties, and, when
-/// `counts_falls`, the fall a blow may throw it into (a sloppy player does not see the edge as
-/// a weapon: `situation::plays_sloppily`).
+/// `side_effects`, what the blow does beyond its dice: the fall it may throw the target into,
+/// the sense it may take (a sloppy player sees neither: `situation::plays_sloppily`).
 pub(super) struct AttackEstimate {
     pub expected: f64,
     pub ko_chance: f64,
@@ -22,7 +22,7 @@ pub(super) fn estimate_attack(
     numbers: &AttackNumbers,
     target: &Fighter,
     weapon: &crate::level::compendium::Weapon,
-    counts_falls: bool,
+    side_effects: bool,
 ) -> Option<AttackEstimate> {
     let weapon_targets: &[Attribute] = &weapon.targets;
     if numbers.in_reach.is_err() || numbers.dice <= 0 {
@@ -39,12 +39,12 @@ pub(super) fn estimate_attack(
     }
     // MOVE-11, MOVE-12: a blow that hurts may also throw it over an edge; the fall's attack
     // (MOVE-E4, undefended) is worth its expected damage times the chance the blow hurts.
-    let fall = numbers.forced.filter(|f| counts_falls && f.fall_dice > 0).map_or(0.0, |f| {
+    let fall = numbers.forced.filter(|f| side_effects && f.fall_dice > 0).map_or(0.0, |f| {
         let hurts = odds(numbers.points, numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
         hurts * odds(numbers.points, f.fall_dice, 1, f.fall_protection, 0, 1).0.expected
     });
     // FLOW-D3, PERC-4: a blow that takes a sense it still has is worth more than its dice.
-    let sense = weapon.takes_sense.filter(|l| target.sense_range(l.sense) > 0).map_or(0.0, |l| {
+    let sense = weapon.takes_sense.filter(|l| side_effects && target.sense_range(l.sense) > 0).map_or(0.0, |l| {
         let hurts = odds(numbers.points, numbers.dice, numbers.segments, numbers.protection, defense, 1).1;
         let relied_on = target.senses.habitual() == Some(l.sense);
         let per_turn = if relied_on { SENSE_RELIED_ON_PER_TURN } else { SENSE_OTHER_PER_TURN };
@@ -65,10 +65,10 @@ pub(super) fn estimate_from(
     weapon: &crate::battle::Armed,
     additives: &[String],
     target: &Fighter,
-    counts_falls: bool,
+    side_effects: bool,
 ) -> Option<AttackEstimate> {
     let n = b.attack_numbers(engagement, &weapon.key, additives, false).ok()?;
-    estimate_attack(&n, target, &weapon.weapon, counts_falls)
+    estimate_attack(&n, target, &weapon.weapon, side_effects)
 }
 
 /// Expected damage and P(damage ≥ k) for the attacks the AI weighs, memoised: the same few

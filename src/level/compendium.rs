@@ -286,9 +286,9 @@ pub struct AiProfile {
     pub self_preservation: f64,
     /// What the planner considers: 0 = the baseline yardstick (walk, hit, always defend);
     /// 1 = the planner, sloppy (reproducible noise of up to ±0.85 expected dice on every
-    /// option; it never readies an attack nor crouches for cover, and does not count the fall
-    /// a blow may throw its foe into: with "this turn only" instead it lost to the baseline on
-    /// the levels where one must close in); 2 = the planner as it judges.
+    /// option; it never readies an attack nor crouches for cover, and does not count what a
+    /// blow does beyond its dice, a fall or a lost sense: with "this turn only" instead it lost
+    /// to the baseline on the levels where one must close in); 2 = the planner as it judges.
     pub difficulty: u32,
     /// How far past its own turn it looks (none by default: the planner alone).
     pub look_ahead: LookAhead,

@@ -98,7 +98,7 @@ impl Ctx<'_> {
         // target for free first (FACE-2), so it is weighed facing it; staying put, it strikes
         // as it stands, or turns first if it must.
         let mut attack: Option<BestAttack> = None;
-        let sees_falls = !plays_sloppily(p);
+        let side_effects = !plays_sloppily(p);
         let mut turn_first: Option<Facing> = None;
         // The best plain ranged shot per AP from here, for holding the square (below).
         let mut held_offence: f64 = 0.0;
@@ -126,7 +126,7 @@ impl Ctx<'_> {
                     let Some((est, turn)) = engagements
                         .iter()
                         .flatten()
-                        .find_map(|(en, turn)| Some((estimate_from(b, en, w, additives, t, sees_falls)?, *turn)))
+                        .find_map(|(en, turn)| Some((estimate_from(b, en, w, additives, t, side_effects)?, *turn)))
                     else {
                         continue;
                     };
