@@ -372,7 +372,7 @@ fn the_difficulty_ladder_is_ordered() {
             let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
             let low = v["ci95"][0].as_f64().unwrap();
             assert!(low > 0.5, "{level}: {a} vs {b}: {} (95% from {low})", v["a_win_rate"]);
-            // Issue 9's step between the planner's rungs: 60% (README: it holds on 13 of the 18
+            // Issue 9's step between the planner's rungs: 60% (README: it holds on 16 of the 18
             // levels).
             if (a, b) == ("normal", "easy") {
                 assert!(v["a_win_rate"].as_f64().unwrap() >= 0.6, "{level}: normal vs easy {}", v["a_win_rate"]);

@@ -4,6 +4,8 @@
 //! The striker gets Might 30 (the warhammer's dice), so its blow always hurts; its target
 //! faces away from it, so it cannot defend (FACE-4) and the attack resolves at once.
 
+mod common;
+use common::weighed_dealt;
 use meshal_tactics::ai;
 use meshal_tactics::battle::*;
 use meshal_tactics::level::{builtin_compendium, parse_level};
@@ -179,11 +181,7 @@ fn move_12_pushed_over_the_edge_it_falls() {
 fn easy_does_not_count_the_fall_a_blow_throws_into() {
     let dealt = |map: &[&str], profile: &str| {
         let b = battle(map, &[hammer((3, 2), "E"), foe("Foe", (4, 2), "E")].join(","));
-        let p = &builtin_compendium().ai_profiles[profile];
-        let d = ai::decision(&b, 0, None, p, ai::Reasons::Shown);
-        let options = d.explanation.expect("the planner weighed its options").options;
-        let blow = options.iter().find(|o| o.summary.starts_with("warhammer on Foe"));
-        blow.unwrap_or_else(|| panic!("{profile}: {options:?}")).expected_dealt
+        weighed_dealt(&b, 0, profile, "warhammer on Foe")
     };
     let ledge = ["WWWWWWWWWW", "W........W", "W....____W", "W........W", "WWWWWWWWWW"];
     let flat = ["WWWWWWWWWW", "W........W", "W........W", "W........W", "WWWWWWWWWW"];

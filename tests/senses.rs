@@ -3,8 +3,7 @@
 
 mod common;
 
-use common::{battle_where_first, level_text, since};
-use meshal_tactics::ai;
+use common::{battle_where_first, level_text, since, weighed_dealt};
 use meshal_tactics::battle::*;
 use meshal_tactics::level::builtin_compendium;
 use meshal_tactics::level::compendium::{Compendium, CreatureTemplate};
@@ -189,12 +188,7 @@ fn easy_does_not_count_the_sense_a_blow_takes() {
         ],
     );
     let b = battle_where_first(&text, builtin_compendium(), 0);
-    let dealt = |profile: &str| {
-        let p = &builtin_compendium().ai_profiles[profile];
-        let options = ai::decision(&b, 0, None, p, ai::Reasons::Shown).explanation.expect("weighed").options;
-        let throw = options.iter().find(|o| o.summary.starts_with("blinding_powder on Red"));
-        throw.unwrap_or_else(|| panic!("{profile}: {options:?}")).expected_dealt
-    };
+    let dealt = |profile: &str| weighed_dealt(&b, 0, profile, "blinding_powder on Red");
     let (normal, easy) = (dealt("normal"), dealt("easy"));
     assert!(normal > easy + 0.3, "the lost sight counts for normal only: {normal} against {easy}");
 }

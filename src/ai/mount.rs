@@ -9,8 +9,9 @@ use crate::rules::facing::Facing;
 use crate::rules::grid::{Footprint, Pos};
 
 /// The rider's best expected damage from `at` (its seat when the mount's origin is `at`)
-/// against the conscious enemies `enemies`; 0 with no rider or none in reach.
-pub(super) fn rider_strike(b: &Battle, mount: CreatureId, at: Pos, enemies: &[CreatureId]) -> f64 {
+/// against the conscious enemies `enemies`, weighed with the mount's player's eye
+/// (`side_effects`, as for its own blows); 0 with no rider or none in reach.
+pub(super) fn rider_strike(b: &Battle, mount: CreatureId, at: Pos, enemies: &[CreatureId], side_effects: bool) -> f64 {
     let Some(rider) = b.rider_of(mount) else { return 0.0 };
     let r = b.fighter(rider);
     if !r.can_act() {
@@ -23,7 +24,7 @@ pub(super) fn rider_strike(b: &Battle, mount: CreatureId, at: Pos, enemies: &[Cr
         let from = Placement { origin: at, facing: Facing::toward_footprint(seat, t.footprint()), posture: r.posture };
         let Ok(engagement) = b.engage(rider, from, e, t.placement()) else { continue };
         for w in r.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0)) {
-            if let Some(est) = estimate_from(b, &engagement, w, &[], t, true) {
+            if let Some(est) = estimate_from(b, &engagement, w, &[], t, side_effects) {
                 best = best.max(est.expected);
             }
         }

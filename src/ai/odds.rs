@@ -9,15 +9,16 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// The value of one attack by `me` standing at `from` on `target`, or None if impossible from
-/// there. Counts the target's likely defense, its rear arc, cover, range penalties, and, when
-/// `side_effects`, what the blow does beyond its dice: the fall it may throw the target into,
-/// the sense it may take (a sloppy player sees neither: `situation::plays_sloppily`).
+/// there. Counts the target's likely defense, its rear arc, cover, range penalties.
 pub(super) struct AttackEstimate {
     pub expected: f64,
     pub ko_chance: f64,
     pub rear: bool,
 }
 
+/// The estimate from the battle's numbers; with `side_effects`, also what the blow does beyond
+/// its dice: the fall it may throw the target into, the sense it may take (a sloppy player sees
+/// neither: `situation::plays_sloppily`).
 pub(super) fn estimate_attack(
     numbers: &AttackNumbers,
     target: &Fighter,

@@ -237,7 +237,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
             (ap_left >= 0).then(|| {
                 let off = ctx.offence(dest, ap_left, f.posture);
                 // MOVE-E8: a mount carries its rider to where the rider strikes from.
-                let rider = super::mount::rider_strike(b, me, dest, &conscious);
+                let rider = super::mount::rider_strike(b, me, dest, &conscious, !plays_sloppily(p));
                 (off, rider)
             })
         })

@@ -60,3 +60,14 @@ pub fn battle_where_first(
         .find(|b| b.awaiting() == Some((first, None)))
         .expect("some seed gives that creature the first turn")
 }
+
+/// What `profile` (a built-in AI profile) expects the option `summary` (e.g. "warhammer on
+/// Foe") to deal, as the planner's explanation of `creature`'s decision shows it.
+#[allow(dead_code)]
+pub fn weighed_dealt(b: &meshal_tactics::battle::Battle, creature: u32, profile: &str, summary: &str) -> f64 {
+    let p = &meshal_tactics::level::builtin_compendium().ai_profiles[profile];
+    let d = meshal_tactics::ai::decision(b, creature, None, p, meshal_tactics::ai::Reasons::Shown);
+    let options = d.explanation.expect("the planner weighed its options").options;
+    let option = options.iter().find(|o| o.summary.starts_with(summary));
+    option.unwrap_or_else(|| panic!("{profile}: no {summary} in {options:?}")).expected_dealt
+}
