@@ -74,6 +74,42 @@ fn the_hunter_seeks_the_foe_it_did_not_see_fall() {
     assert_eq!(ai::hunting_goal(&alone, 0, &[]).map(|g| g.origin), Some(Pos::new(2, 4)));
 }
 
+// RULES: PERC-7, TIME-E10 — issue 9's ambush: its side sees no foe but remembers where one
+// still standing was seen (down the corridor, out of sight of the nook). `normal` holds its
+// ground, readied, instead of walking into the foe's view: walking to the sighting, the Mill's
+// wolves came into the party's view, turned back out of the bows' reach, and did so every turn.
+// A sloppy `easy` walks on; once the fight stalls (no blood for five rounds), `normal` goes
+// looking too.
+#[test]
+fn knowing_where_a_foe_was_it_holds_an_ambush_until_the_fight_stalls() {
+    let text = level_text(
+        "Ambush",
+        &MAP,
+        &[
+            r#"(name: "Hunter", template: "human_fighter", side: "Blue", at: (1, 4), facing: E)"#,
+            r#"(name: "Far", template: "human_fighter", side: "Red", at: (12, 4), facing: W)"#,
+        ],
+    );
+    let mut b = common::battle_where_first(&text, builtin_compendium(), 0);
+    assert!(b.side_perceives(0, 1), "Far is in sight down the corridor");
+    b.adjust_for_scenario(0, |f| f.origin = Pos::new(4, 1));
+    assert!(!b.side_perceives(0, 1) && b.last_seen(0, 1) == Some(Pos::new(12, 4)), "out of sight, remembered");
+    let profile = |name: &str| builtin_compendium().ai_profiles[name].clone();
+    let walks = |b: &Battle, name: &str| matches!(ai::decide_with(b, 0, None, &profile(name)).0, Command::Move { .. });
+    match ai::decide_with(&b, 0, None, &profile("normal")).0 {
+        Command::Ready { .. } | Command::EndTurn => {}
+        other => panic!("normal holds its ground: {other:?}"),
+    }
+    assert!(walks(&b, "easy"), "easy walks toward the sighting");
+    // Five rounds without blood: the stall sends it looking.
+    while b.round() < 6 || b.awaiting() != Some((0, None)) {
+        let (c, w) = b.awaiting().expect("the battle goes on");
+        b.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn }).expect("accepted");
+    }
+    assert_eq!(b.last_seen(0, 1), Some(Pos::new(12, 4)), "still remembered");
+    assert!(walks(&b, "normal"), "in a stall normal goes looking");
+}
+
 /// A bend of one-square corridors (north row first): a column up at x = 2 (y 6..7), the bend's
 /// row at y = 5 (x 2..11), a column down at x = 11 (y 3..4) into a room (x 8..14, y 1..2).
 const BEND: [&str; 9] = [

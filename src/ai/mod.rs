@@ -327,6 +327,21 @@ pub fn baseline(battle: &Battle, me: CreatureId, window: Option<WindowKind>) -> 
     Command::EndTurn
 }
 
+/// The sighting its side remembers of a foe not in view now that `me` would hunt first: of a
+/// foe its side did not see go down (`false`), nearest first, else of one it did (`true`).
+fn remembered_sighting(battle: &Battle, me: CreatureId) -> Option<(bool, Pos)> {
+    let f = battle.fighter(me);
+    battle
+        .creatures()
+        .iter()
+        .filter(|o| battle.hostile(me, o.id) && !battle.side_perceives(f.side, o.id))
+        // The sighting first: `seen_down` reads the side's log, wasted on a foe not remembered.
+        .filter_map(|o| Some((o.id, battle.last_seen(f.side, o.id)?)))
+        .map(|(id, p)| (battle.seen_down(f.side, id), footprint_distance(f.footprint(), Footprint::single(p)), p))
+        .min()
+        .map(|(down, _, p)| (down, p))
+}
+
 /// Where to go: the nearest perceived enemy, else the nearest remembered sighting (of a foe
 /// its side did not see go down, else of one it did), else the square its side does not see
 /// nearest by walking — from where fallen foes in sight lie, if any, else from the searcher,
@@ -340,16 +355,7 @@ pub fn hunting_goal(battle: &Battle, me: CreatureId, enemies: &[CreatureId]) -> 
     // side saw go down come last: a brute hunting a fallen foe it no longer saw walked back
     // and forth between it and the last foe standing until `max_rounds`; but where the fallen
     // lie is where the fight was, a better search than the nearest square out of sight.
-    let remembered = battle
-        .creatures()
-        .iter()
-        .filter(|o| battle.hostile(me, o.id) && !battle.side_perceives(f.side, o.id))
-        // The sighting first: `seen_down` reads the side's log, wasted on a foe not remembered.
-        .filter_map(|o| Some((o.id, battle.last_seen(f.side, o.id)?)))
-        .map(|(id, p)| (battle.seen_down(f.side, id), footprint_distance(f.footprint(), Footprint::single(p)), p))
-        .min()
-        .map(|(_, _, p)| p);
-    if let Some(p) = remembered {
+    if let Some((_, p)) = remembered_sighting(battle, me) {
         return Some(Footprint::single(p));
     }
     // Nothing known: explore — the nearest square (by walking) its side does not see now,

@@ -150,7 +150,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         }
         // Hunting for the unseen, but not back to where it came from this turn.
         let left = left_this_turn(b, me);
-        return TurnChoice::only(match super::hunt::hunting_step(b, me, stall) {
+        return TurnChoice::only(match super::hunt::hunting_step(b, me, stall, plays_sloppily(p)) {
             Command::Move { path, .. } if path.last().is_some_and(|end| left.contains(end)) => Command::EndTurn,
             other => other,
         });
