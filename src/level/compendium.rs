@@ -307,6 +307,22 @@ impl Default for AiProfile {
     }
 }
 
+/// The most dice, points of protection (either way: CRE-10) or shield dice one compendium
+/// entry may give — a pool holds at most 30 dice (attributes 1..=30). The battle weighs every
+/// attack with exact distributions whose cost grows with the square of the dice: a weapon of
+/// 100,000 dice made one decision take minutes, and a protection of −2³¹ made the odds
+/// allocate without bound.
+pub const MAX_ENTRY_DICE: i32 = 30;
+
+/// The most weapons and pieces of armour a creature carries (a template's lists, or a level's
+/// overrides): far above any template's, and each is weighed at every decision.
+pub const MAX_WEAPONS: usize = 16;
+pub const MAX_ARMOUR: usize = 8;
+
+/// The highest strength (CRE-11: potential spent) a template may state: an epic character
+/// has 90 potential.
+pub const MAX_STRENGTH: i32 = 10_000;
+
 /// The look-ahead of `hard` and `expert`: the planner's best few first commands are each
 /// played out on the side's belief of the battle (see `Battle::belief_of`), everyone moved by
 /// the `normal` planner until the creature's next turn, and the command whose outcomes are best
@@ -370,7 +386,24 @@ impl Compendium {
 
     /// Every reference between entries resolves.
     pub fn validate(&self) -> Result<(), String> {
+        let dice = |v: i32| (-MAX_ENTRY_DICE..=MAX_ENTRY_DICE).contains(&v);
+        let protections = |p: &Protections| [p.physical, p.erosion, p.spectral].into_iter().all(dice);
         for (key, c) in &self.creatures {
+            if c.weapons.len() > MAX_WEAPONS || c.armour.len() > MAX_ARMOUR {
+                return Err(format!(
+                    "creature '{key}' carries {} weapons and {} armour; at most {MAX_WEAPONS} and {MAX_ARMOUR}",
+                    c.weapons.len(),
+                    c.armour.len()
+                ));
+            }
+            if !protections(&c.natural_protection) {
+                return Err(format!(
+                    "creature '{key}': natural_protection must be -{MAX_ENTRY_DICE}..={MAX_ENTRY_DICE} of each kind"
+                ));
+            }
+            if c.strength.is_some_and(|s| !(0..=MAX_STRENGTH).contains(&s)) {
+                return Err(format!("creature '{key}': strength must be 0..={MAX_STRENGTH} (CRE-11)"));
+            }
             for w in &c.weapons {
                 if !self.weapons.contains_key(w) {
                     return Err(format!("creature '{key}' names unknown weapon '{w}'"));
@@ -429,6 +462,20 @@ impl Compendium {
             if w.segments == 0 || w.segments > 10 || w.dice.div < 1 || w.ap < 0 || w.ap > 20 {
                 return Err(format!("weapon '{key}': segments 1..=10, dice.div >= 1, ap 0..=20"));
             }
+            for (name, v, range) in [
+                ("dice.plus", w.dice.plus, -MAX_ENTRY_DICE..=MAX_ENTRY_DICE),
+                ("dice.div", w.dice.div, 1..=MAX_ENTRY_DICE),
+                ("penetration", w.penetration, 0..=MAX_ENTRY_DICE),
+                ("block_bonus", w.block_bonus, 0..=MAX_ENTRY_DICE),
+            ] {
+                if !range.contains(&v) {
+                    return Err(format!(
+                        "weapon '{key}': {name} is {v}; it must be {}..={}",
+                        range.start(),
+                        range.end()
+                    ));
+                }
+            }
             if w.forced.is_some_and(|f| !(1..=crate::rules::forced::MAX_FORCED_STEPS).contains(&f.steps)) {
                 return Err(format!(
                     "weapon '{key}': a forced move's steps must be 1..={}",
@@ -445,6 +492,27 @@ impl Compendium {
                 ));
             }
         }
+        for (key, a) in &self.armour {
+            if !protections(&a.protection) {
+                return Err(format!(
+                    "armour '{key}': protection must be -{MAX_ENTRY_DICE}..={MAX_ENTRY_DICE} of each kind (CRE-10)"
+                ));
+            }
+        }
+        for (key, a) in &self.abilities {
+            let (ap, extra) = match a.effect {
+                AbilityEffect::Additive { ap, dice, .. } => (ap, dice),
+                AbilityEffect::QuickStep { ap } | AbilityEffect::CounterAttack { ap } => (ap, 0),
+            };
+            if !(0..=20).contains(&ap)
+                || !(0..=MAX_ENTRY_DICE).contains(&extra)
+                || !(0..=MAX_ENTRY_DICE).contains(&a.level)
+            {
+                return Err(format!(
+                    "ability '{key}': ap must be 0..=20, an additive's dice and the level 0..={MAX_ENTRY_DICE}"
+                ));
+            }
+        }
         for (key, item) in &self.items {
             if let Some(problem) = item.problem() {
                 return Err(format!("item '{key}': {problem}"));
@@ -456,9 +524,17 @@ impl Compendium {
             }
         }
         for (key, p) in &self.ai_profiles {
-            let knobs = [p.aggression, p.caution, p.focus_fire, p.self_preservation];
-            if knobs.iter().any(|k| !k.is_finite() || !(0.0..=10.0).contains(k)) || p.difficulty > 2 {
-                return Err(format!("AI profile '{key}': knobs must be 0..=10 and difficulty 0..=2"));
+            let knobs = [
+                ("aggression", p.aggression),
+                ("caution", p.caution),
+                ("focus_fire", p.focus_fire),
+                ("self_preservation", p.self_preservation),
+            ];
+            if let Some((knob, v)) = knobs.iter().find(|(_, k)| !k.is_finite() || !(0.0..=10.0).contains(k)) {
+                return Err(format!("AI profile '{key}': {knob} is {v}; it must be 0..=10"));
+            }
+            if p.difficulty > 2 {
+                return Err(format!("AI profile '{key}': difficulty is {}; it must be 0..=2", p.difficulty));
             }
             // Bounded so that a profile cannot make one decision take minutes.
             let look = p.look_ahead;

@@ -312,3 +312,70 @@ mod hostile {
         assert!(e.message.contains("empty"), "{e}");
     }
 }
+
+// Errors are placed where the RON says what is wrong, never on prose that happens to hold the
+// same words: a description naming "creatures", "name:" or a side, a comment, a map row written
+// with escapes (all placed on the description or at 1:1 before).
+#[test]
+fn errors_are_located_past_prose_and_escapes() {
+    let prose = GOOD.replace(
+        "    name: \"Test\",",
+        "    name: \"Test\",\n    description: \"creatures: (name: \\\"Red\\\"), max_rounds: 0\", // creatures: name:",
+    );
+    let line_of = |text: &str, needle: &str| text[..text.find(needle).unwrap()].matches('\n').count() + 1;
+    let off_map = prose.replace("at: (3, 2)", "at: (30, 2)");
+    let e = parse(&off_map).unwrap_err();
+    assert_eq!(e.line, line_of(&off_map, "(name: \"B\""), "{e}");
+    let lonely = prose
+        .replace("(name: \"Red\")]", "(name: \"Red\"), (name: \"Green\")]")
+        .replace("creatures: name:", "\"Green\"");
+    let e = parse(&lonely).unwrap_err();
+    assert!(e.message.contains("Green"), "{e}");
+    let sides_line = lonely.lines().find(|l| l.contains("sides:")).unwrap();
+    assert_eq!((e.line, e.column), (line_of(&lonely, "sides:"), sides_line.find("\"Green\"").unwrap() + 1), "{e}");
+    let rounds = prose.replace("\n)", "\n    max_rounds: 0,\n)");
+    let e = parse(&rounds).unwrap_err();
+    assert_eq!(e.line, line_of(&rounds, "    max_rounds: 0,"), "{e}");
+    // The fourth row, with its floor written as an escape, holds a character the legend lacks.
+    let escaped = GOOD.replace("\"W.=.W\"", "\"W\\u{2e}=X\\u{57}\"");
+    let e = parse(&escaped).unwrap_err();
+    assert!(e.message.contains("'X'"), "{e}");
+    assert_eq!(e.line, line_of(&escaped, "\"W\\u{2e}"), "{e}");
+}
+
+// RULES: CRE-10 — protection may be negative, within bounds: every number a compendium gives a
+// creature, a weapon, armour or an ability is bounded (a protection of −2³¹ made the odds
+// allocate without bound; a weapon of 100,000 dice, or a shield of a million, made one decision
+// take minutes), and the message names the entry, the field and the bound.
+#[test]
+fn compendium_numbers_are_bounded() {
+    use crate::level::compendium::{AbilityEffect, Compendium};
+    let base = builtin_compendium().clone();
+    assert_eq!(base.validate(), Ok(()));
+    type Breakage = Box<dyn Fn(&mut Compendium)>;
+    let cases: Vec<(&str, Breakage)> = vec![
+        ("natural_protection", Box::new(|c| c.creatures.get_mut("brute").unwrap().natural_protection.physical = -31)),
+        ("protection", Box::new(|c| c.armour.get_mut("chain").unwrap().protection.erosion = i32::MIN)),
+        ("dice.plus", Box::new(|c| c.weapons.get_mut("sword").unwrap().dice.plus = 100_000)),
+        ("block_bonus", Box::new(|c| c.weapons.get_mut("shield").unwrap().block_bonus = 1_000_000)),
+        ("penetration", Box::new(|c| c.weapons.get_mut("spear").unwrap().penetration = -1)),
+        (
+            "additive's dice",
+            Box::new(|c| {
+                let a = c.abilities.values_mut().find(|a| matches!(a.effect, AbilityEffect::Additive { .. })).unwrap();
+                a.effect = AbilityEffect::Additive { ap: 1, dice: 10_000_000, melee_only: true };
+            }),
+        ),
+        ("at most 16", Box::new(|c| c.creatures.get_mut("brute").unwrap().weapons = vec!["greatclub".into(); 17])),
+        ("strength", Box::new(|c| c.creatures.get_mut("brute").unwrap().strength = Some(-1))),
+    ];
+    for (field, break_it) in cases {
+        let mut c = base.clone();
+        break_it(&mut c);
+        let e = c.validate().unwrap_err();
+        assert!(e.contains(field), "{field}: {e}");
+    }
+    let mut c = base.clone();
+    c.armour.get_mut("chain").unwrap().protection.physical = -30;
+    assert_eq!(c.validate(), Ok(()), "−30 is within CRE-10's reach");
+}

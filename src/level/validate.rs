@@ -10,7 +10,7 @@ pub(super) fn sides_and_victory(
     compendium: &Compendium,
     loc: &Locator,
 ) -> Result<(), LevelError> {
-    let at = |s: &str| loc.source.find(s);
+    let at = |s: &str| loc.find(s);
     if level.sides.len() < 2 {
         return Err(loc.err_at(at("sides"), "a battle needs at least two sides".into()));
     }
@@ -126,7 +126,7 @@ pub(super) fn creatures(
 ) -> Result<(), LevelError> {
     if level.creatures.len() > MAX_CREATURES {
         return Err(loc.err_at(
-            loc.source.find("creatures"),
+            loc.find("creatures"),
             format!("{} creatures; a level may hold at most {MAX_CREATURES}", level.creatures.len()),
         ));
     }
@@ -149,6 +149,13 @@ pub(super) fn creatures(
             && !compendium.ai_profiles.contains_key(ai)
         {
             return Err(here("ai", format!("creature \"{}\": unknown AI profile \"{ai}\"", c.name)));
+        }
+        use crate::level::compendium::{MAX_ARMOUR, MAX_WEAPONS};
+        if c.overrides.weapons.as_ref().is_some_and(|w| w.len() > MAX_WEAPONS) {
+            return Err(here("weapons", format!("creature \"{}\": at most {MAX_WEAPONS} weapons", c.name)));
+        }
+        if c.overrides.armour.as_ref().is_some_and(|a| a.len() > MAX_ARMOUR) {
+            return Err(here("armour", format!("creature \"{}\": at most {MAX_ARMOUR} pieces of armour", c.name)));
         }
         for w in c.overrides.weapons.iter().flatten() {
             if !compendium.weapons.contains_key(w) {
@@ -302,7 +309,7 @@ pub(super) fn creatures(
     for side in &level.sides {
         if !level.creatures.iter().any(|c| c.side == side.name) {
             return Err(loc.err_at(
-                loc.source.find(&format!("\"{}\"", side.name)),
+                loc.find("sides").and_then(|from| loc.find_from(&format!("\"{}\"", side.name), from)),
                 format!("side \"{}\" has no creatures: nobody could play it", side.name),
             ));
         }
@@ -316,15 +323,14 @@ pub(super) fn items(level: &Level, map: &GridMap, compendium: &Compendium, loc: 
     if level.items.is_empty() {
         return Ok(());
     }
-    let section = loc.source.find("items:");
+    let section = loc.find("items:");
     if level.items.len() > super::MAX_ITEMS_ON_MAP {
         let message =
             format!("{} items; a level may leave at most {} on its map", level.items.len(), super::MAX_ITEMS_ON_MAP);
         return Err(loc.err_at(section, message));
     }
     // Where the i-th entry starts (its `item:`), looked up only for an error.
-    let here =
-        |i: usize| section.and_then(|from| loc.source[from..].match_indices("item:").nth(i).map(|(o, _)| from + o));
+    let here = |i: usize| section.and_then(|from| loc.find_nth("item:", from, i));
     for (i, it) in level.items.iter().enumerate() {
         let at = Pos::new(it.at.0, it.at.1);
         let what = format!("item {} (\"{}\" at {},{})", i + 1, it.item, it.at.0, it.at.1);
