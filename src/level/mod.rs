@@ -9,6 +9,7 @@ pub mod compendium;
 pub mod editing;
 mod objects;
 pub mod tiled;
+mod tiled_bounds;
 mod validate;
 
 use crate::rules::Ruleset;
@@ -286,52 +287,120 @@ pub fn ron_error(file: &str, e: &ron::error::SpannedError) -> LevelError {
 }
 
 /// 1-based line and column of a byte offset.
-fn line_col(source: &str, offset: usize) -> (usize, usize) {
+pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize) {
     let before = &source[..offset.min(source.len())];
     let line = before.matches('\n').count() + 1;
     let column = before.rfind('\n').map_or(before.chars().count(), |nl| before[nl + 1..].chars().count()) + 1;
     (line, column)
 }
 
-/// Locates the `nth` occurrence (0-based) of `needle` at or after `from`.
-fn find_nth(source: &str, needle: &str, from: usize, nth: usize) -> Option<usize> {
-    let mut at = from;
-    for _ in 0..=nth {
-        let i = source.get(at..)?.find(needle)?;
-        at += i + needle.len();
+/// Which bytes of RON text are prose — inside a string, a char literal or a comment, their
+/// delimiters excluded — and where each string starts. A field's name or a side's name
+/// written in a level's description is no field: errors were placed on the description.
+fn prose_of(source: &str) -> (Vec<bool>, Vec<usize>) {
+    let b = source.as_bytes();
+    let mut prose = vec![false; b.len()];
+    let mut strings = Vec::new();
+    let ident = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut i = 0;
+    while i < b.len() {
+        let hashes = b[i + 1..].iter().take_while(|&&c| c == b'#').count();
+        let raw = b[i] == b'r' && (i == 0 || !ident(b[i - 1])) && b.get(i + 1 + hashes) == Some(&b'"');
+        let end = if raw {
+            // r#"…"#: no escapes; it ends at a quote followed by as many hashes.
+            strings.push(i + hashes + 1);
+            let body = i + hashes + 2;
+            let close = (body..b.len()).find(|&j| b[j] == b'"' && b[j + 1..].iter().take(hashes).all(|&c| c == b'#'));
+            let close = close.filter(|&j| j + hashes < b.len()).unwrap_or(b.len());
+            prose[body..close].fill(true);
+            close + 1 + hashes
+        } else if b[i] == b'"' || b[i] == b'\'' {
+            if b[i] == b'"' {
+                strings.push(i);
+            }
+            let mut j = i + 1;
+            while j < b.len() && b[j] != b[i] {
+                j += if b[j] == b'\\' { 2 } else { 1 };
+            }
+            let close = j.min(b.len());
+            prose[i + 1..close].fill(true);
+            close + 1
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'/') {
+            let close = b[i..].iter().position(|&c| c == b'\n').map_or(b.len(), |k| i + k);
+            prose[i..close].fill(true);
+            close
+        } else if b[i] == b'/' && b.get(i + 1) == Some(&b'*') {
+            let close = source[i + 2..].find("*/").map_or(b.len(), |k| i + 2 + k + 2);
+            prose[i..close].fill(true);
+            close
+        } else {
+            i + 1
+        };
+        i = end.max(i + 1);
     }
-    Some(at - needle.len())
+    (prose, strings)
 }
 
 pub(crate) struct Locator<'a> {
     file: &'a str,
     source: &'a str,
+    prose: Vec<bool>,
+    strings: Vec<usize>,
 }
 
-impl Locator<'_> {
+impl<'a> Locator<'a> {
+    pub(crate) fn new(file: &'a str, source: &'a str) -> Locator<'a> {
+        let (prose, strings) = prose_of(source);
+        Locator { file, source, prose, strings }
+    }
+    /// The first `needle` at or after `from` that starts in the RON itself (not in a string's
+    /// text or a comment): a key (`creatures`), or a string literal (`"Blue"`).
+    pub(crate) fn find_from(&self, needle: &str, from: usize) -> Option<usize> {
+        let text = self.source.get(from..)?;
+        text.match_indices(needle).map(|(i, _)| from + i).find(|&i| !self.prose[i])
+    }
+    pub(crate) fn find(&self, needle: &str) -> Option<usize> {
+        self.find_from(needle, 0)
+    }
+    /// The `nth` (0-based) such `needle` at or after `from`.
+    pub(crate) fn find_nth(&self, needle: &str, from: usize, nth: usize) -> Option<usize> {
+        let mut at = from;
+        for _ in 0..nth {
+            at = self.find_from(needle, at)? + needle.len();
+        }
+        self.find_from(needle, at)
+    }
+    /// Where the `nth` string literal at or after `from` opens (its quote).
+    fn nth_string(&self, from: usize, nth: usize) -> Option<usize> {
+        let first = self.strings.partition_point(|&s| s < from);
+        self.strings.get(first + nth).copied()
+    }
     fn err_at(&self, offset: Option<usize>, message: String) -> LevelError {
         let (line, column) = offset.map_or((1, 1), |o| line_col(self.source, o));
         LevelError { file: self.file.to_string(), line, column, message }
     }
     /// Where the `index`-th victory condition is written, else the `victory` field.
     fn victory(&self, index: usize) -> Option<usize> {
-        let start = self.source.find("victory")?;
+        let start = self.find("victory")?;
         let kinds = ["DefeatAllHostiles", "SurviveRounds", "ReachZone"];
-        let mut found: Vec<usize> =
-            kinds.iter().flat_map(|k| self.source[start..].match_indices(k).map(move |(i, _)| start + i)).collect();
+        let mut found: Vec<usize> = kinds
+            .iter()
+            .flat_map(|k| self.source[start..].match_indices(k).map(move |(i, _)| start + i))
+            .filter(|&i| !self.prose[i])
+            .collect();
         found.sort_unstable();
         found.get(index).copied().or(Some(start))
     }
     /// Where side `side`'s relation to `other` is written.
     fn relation(&self, side: &str, other: &str) -> Option<usize> {
-        let def = self.source.find(&format!("name: \"{side}\""))?;
-        let rel = self.source[def..].find("relations")? + def;
-        self.source[rel..].find(&format!("\"{other}\"")).map(|i| rel + i)
+        let def = self.find(&format!("name: \"{side}\""))?;
+        let rel = self.find_from("relations", def)?;
+        self.find_from(&format!("\"{other}\""), rel)
     }
     /// Where the `index`-th creature entry starts (its `name:` field).
     fn creature(&self, index: usize) -> Option<usize> {
-        let start = self.source.find("creatures")?;
-        find_nth(self.source, "name:", start, index)
+        let start = self.find("creatures")?;
+        self.find_nth("name:", start, index)
     }
     /// Where `field:` is written inside the `index`-th creature entry (a whole word, so `at`
     /// does not match inside `template`), else the entry itself.
@@ -343,6 +412,7 @@ impl Locator<'_> {
         let found = text
             .match_indices(&key)
             .map(|(i, _)| i)
+            .filter(|&i| !self.prose[start + i])
             .find(|&i| text[..i].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_')));
         Some(found.map_or(start, |i| start + i))
     }
@@ -391,13 +461,13 @@ pub fn read_level_unchecked(path: &Path) -> Result<Level, LevelError> {
     let mut level: Level = ron::from_str(&source).map_err(|e| ron_error(&file, &e))?;
     name_terrains(&mut level);
     // The map must at least be a rectangle of known characters for the editor to draw it.
-    build_map(&level, &Locator { file: &file, source: &source })?;
+    build_map(&level, &Locator::new(&file, &source))?;
     Ok(level)
 }
 
 /// Parse and validate level text; `file` names it in errors.
 pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<LoadedLevel, LevelError> {
-    let loc = Locator { file, source };
+    let loc = Locator::new(file, source);
     if source.len() as u64 > MAX_FILE_BYTES {
         return Err(loc.err_at(None, format!("{} bytes; a level may be at most {MAX_FILE_BYTES}", source.len())));
     }
@@ -417,7 +487,7 @@ pub fn parse_level(file: &str, source: &str, compendium: &Compendium) -> Result<
 const MAX_TERRAINS: usize = 1000;
 
 fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
-    let map_at = loc.source.find("map");
+    let map_at = loc.find("map");
     if level.map.is_empty() {
         return Err(loc.err_at(map_at, "the map has no rows".into()));
     }
@@ -427,7 +497,7 @@ fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
         return Err(loc.err_at(map_at, format!("map is {width}×{height}; it must be 1×1 to {MAX_SIDE}×{MAX_SIDE}")));
     }
     if level.terrains.len() > MAX_TERRAINS {
-        let at = loc.source.find("terrains");
+        let at = loc.find("terrains");
         return Err(loc
             .err_at(at, format!("{} terrain types; a level may define at most {MAX_TERRAINS}", level.terrains.len())));
     }
@@ -436,33 +506,31 @@ fn build_map(level: &Level, loc: &Locator) -> Result<GridMap, LevelError> {
     let index_of: BTreeMap<&String, u16> = names.iter().enumerate().map(|(i, n)| (*n, i as u16)).collect();
     for (ch, t) in &level.legend {
         if !level.terrains.contains_key(t) {
-            let at = loc.source.find(&format!("'{ch}'"));
+            let at = loc.find("legend").and_then(|from| loc.find_from(&format!("'{ch}'"), from));
             return Err(loc.err_at(at, format!("legend maps '{ch}' to unknown terrain \"{t}\"")));
         }
     }
     for (name, t) in &level.terrains {
         if t.resistance < 0 || t.resistance > 100 || t.cross_height.is_some_and(|h| !(0..=100).contains(&h)) {
-            let at = loc.source.find(&format!("\"{name}\""));
+            let at = loc.find("terrains").and_then(|from| loc.find_from(&format!("\"{name}\""), from));
             return Err(loc.err_at(at, format!("terrain \"{name}\": resistance and cross_height must be 0..=100")));
         }
         if !(0..=100).contains(&t.drop) || (t.drop > 0 && t.blocks_movement) {
-            let at = loc.source.find(&format!("\"{name}\""));
+            let at = loc.find("terrains").and_then(|from| loc.find_from(&format!("\"{name}\""), from));
             return Err(
                 loc.err_at(at, format!("terrain \"{name}\": drop must be 0..=100 and not on a blocking terrain"))
             );
         }
         if let Some(problem) = t.hazard.as_ref().and_then(|h| h.problem()) {
-            let at = loc.source.find(&format!("\"{name}\""));
+            let at = loc.find("terrains").and_then(|from| loc.find_from(&format!("\"{name}\""), from));
             return Err(loc.err_at(at, format!("terrain \"{name}\": {problem} (FLOW-10)")));
         }
     }
     let mut cells = vec![0u16; width * height];
-    let mut search_from = map_at.unwrap_or(0);
     for (row_index, row) in level.map.iter().enumerate() {
-        let row_at = find_nth(loc.source, &format!("\"{row}\""), search_from, 0);
-        if let Some(r) = row_at {
-            search_from = r + row.len() + 2;
-        }
+        // The map's rows are the strings written after its key, in order (a row written with
+        // escapes is found too).
+        let row_at = map_at.and_then(|m| loc.nth_string(m, row_index));
         if row.chars().count() != width {
             return Err(loc.err_at(
                 row_at.map(|r| r + 1),

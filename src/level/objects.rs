@@ -10,7 +10,7 @@ pub(super) fn place(level: &Level, map: GridMap, loc: &Locator) -> Result<GridMa
     if level.objects.is_empty() {
         return Ok(map);
     }
-    let section = loc.source.find("objects");
+    let section = loc.find("objects");
     let mut terrains = map.terrains().to_vec();
     let looks = looks::all();
     let Some(first) = u16::try_from(terrains.len()).ok().filter(|&n| n < u16::MAX - looks.len() as u16) else {
@@ -26,7 +26,7 @@ pub(super) fn place(level: &Level, map: GridMap, loc: &Locator) -> Result<GridMa
     for (i, o) in level.objects.iter().enumerate() {
         let at = Pos::new(o.at.0, o.at.1);
         // Where the entry is, looked up only for an error (a scan of the file per object).
-        let here = LazyAt(|| find_object(loc.source, section, i));
+        let here = LazyAt(|| section.and_then(|from| loc.find_nth("kind:", from, i)));
         let what = format!("object {} ({:?} at {at})", i + 1, o.kind);
         if !map.in_bounds(at) {
             return Err(loc.err_at(here.get(), format!("{what} is off the map")));
@@ -50,12 +50,6 @@ pub(super) fn place(level: &Level, map: GridMap, loc: &Locator) -> Result<GridMa
         cells[map.index(at)] = index(o.look(o.open));
     }
     GridMap::new(map.width(), map.height(), terrains, cells).map_err(|e| loc.err_at(section, e.to_string()))
-}
-
-/// Where the `i`-th object's entry starts in the source (its `kind:`), for errors.
-fn find_object(source: &str, section: Option<usize>, i: usize) -> Option<usize> {
-    let from = section?;
-    source[from..].match_indices("kind:").nth(i).map(|(o, _)| from + o)
 }
 
 /// A source offset worked out only when asked.

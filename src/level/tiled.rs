@@ -31,9 +31,10 @@ impl tiled::ResourceReader for BoundedReader {
     type Resource = std::io::Cursor<Vec<u8>>;
     type Error = std::io::Error;
     fn read_from(&mut self, path: &Path) -> Result<Self::Resource, Self::Error> {
-        crate::files::read_text(path, crate::files::FileKind::Level)
-            .map(|t| std::io::Cursor::new(t.into_bytes()))
-            .map_err(|e| std::io::Error::other(e.to_string()))
+        let text = crate::files::read_text(path, crate::files::FileKind::Level)
+            .map_err(|e| std::io::Error::other(e.to_string()))?;
+        super::tiled_bounds::check(&text).map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
+        Ok(std::io::Cursor::new(text.into_bytes()))
     }
 }
 
@@ -67,21 +68,10 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
     let err = |m: String| format!("{file}: {m}");
     // The map's size is checked before Tiled builds its layers: a hostile file must not make
     // it allocate billions of tiles.
+    // So are its layers' data, its tilesets and whatever else the `tiled` crate would trust
+    // (`tiled_bounds`); the tilesets and templates it reads are checked as they are read.
     let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| e.to_string())?;
-    if let Some(tag) = source.find("<map").map(|i| &source[i..source[i..].find('>').map_or(source.len(), |j| i + j)]) {
-        for attr in ["width", "height"] {
-            let value = tag
-                .split_whitespace()
-                .find_map(|kv| kv.strip_prefix(&format!("{attr}=\"")).map(|v| v.trim_end_matches(['"', '/'])));
-            let too_big = value.is_some_and(|v| v.len() > 9 || v.parse::<u32>().is_ok_and(|n| n > 256));
-            if too_big {
-                return Err(err(format!(
-                    "the map's {attr} is {}; a level is at most 256 squares a side",
-                    value.unwrap_or("?")
-                )));
-            }
-        }
-    }
+    super::tiled_bounds::check(&source).map_err(err)?;
     let map = tiled::Loader::with_reader(BoundedReader).load_tmx_map(path).map_err(|e| err(e.to_string()))?;
     if map.orientation != tiled::Orientation::Orthogonal {
         return Err(err(format!("the map is {:?}; only orthogonal maps are squares", map.orientation)));

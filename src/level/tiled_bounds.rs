@@ -1,0 +1,223 @@
+//! What a Tiled file must satisfy before the `tiled` crate reads it. That crate trusts its
+//! input: a layer with less tile data than its size panics when asked for a tile, a tileset
+//! claiming four billion tiles makes it allocate a terabyte, and a few megabytes of zlib layer
+//! data inflate to gigabytes. So every map, tileset and template the import reads is walked
+//! here first, as XML, and refused with a message naming what is wrong.
+
+use base64::Engine;
+use quick_xml::events::{BytesStart, Event};
+use std::io::Read;
+
+/// A level is at most this many squares a side (`rules::grid::MAX_SIDE`).
+const MAX_SIDE: u32 = crate::rules::grid::MAX_SIDE as u32;
+
+/// The most tiles a tileset may declare: far above any terrain palette.
+const MAX_TILESET_TILES: u32 = 65_536;
+
+/// The checks, run over one file's text; `Err` says what is wrong (the caller names the file).
+pub fn check(source: &str) -> Result<(), String> {
+    let mut reader = quick_xml::Reader::from_str(source);
+    // The map's size, once its tag is read; the tile layer being read (name, width, height);
+    // the encoding and compression of the data element being read, and its text so far.
+    let mut map_size: Option<(u32, u32)> = None;
+    let mut layer: Option<(String, u32, u32)> = None;
+    let mut data: Option<(Option<String>, Option<String>, String, u32)> = None;
+    loop {
+        let event = reader.read_event().map_err(|e| format!("not readable as XML: {e}"))?;
+        match &event {
+            Event::Start(tag) | Event::Empty(tag) => match tag.local_name().as_ref() {
+                b"map" => {
+                    if attr(tag, "infinite")?.as_deref() == Some("1") {
+                        return Err("an infinite map: a level has a fixed size (turn Infinite off in Tiled's map \
+                                    properties)"
+                            .into());
+                    }
+                    let (w, h) = (number(tag, "width")?.unwrap_or(0), number(tag, "height")?.unwrap_or(0));
+                    for (name, v) in [("width", w), ("height", h)] {
+                        if !(1..=MAX_SIDE).contains(&v) {
+                            return Err(format!(
+                                "the map's {name} is {v}; a level is at most {MAX_SIDE} squares a side, at least 1"
+                            ));
+                        }
+                    }
+                    // Objects are placed by pixel, divided by the tile's size.
+                    for name in ["tilewidth", "tileheight"] {
+                        if number(tag, name)? == Some(0) {
+                            return Err(format!("the map's {name} is 0; tiles have a size"));
+                        }
+                    }
+                    map_size = Some((w, h));
+                }
+                b"tileset" => {
+                    if let Some(n) = number(tag, "tilecount")?.filter(|&n| n > MAX_TILESET_TILES) {
+                        return Err(format!("a tileset of {n} tiles; at most {MAX_TILESET_TILES}"));
+                    }
+                    if let Some(n) = number(tag, "columns")?.filter(|&n| n > MAX_TILESET_TILES) {
+                        return Err(format!("a tileset of {n} columns; at most {MAX_TILESET_TILES}"));
+                    }
+                }
+                b"layer" => {
+                    let name = attr(tag, "name")?.unwrap_or_default();
+                    let (w, h) = (number(tag, "width")?.unwrap_or(0), number(tag, "height")?.unwrap_or(0));
+                    if map_size.is_some_and(|m| m != (w, h)) || w > MAX_SIDE || h > MAX_SIDE {
+                        let (mw, mh) = map_size.unwrap_or((0, 0));
+                        return Err(format!("layer '{name}' is {w}×{h}; the map is {mw}×{mh}"));
+                    }
+                    layer = Some((name, w, h));
+                }
+                b"data" if layer.is_some() => {
+                    let encoding = attr(tag, "encoding")?;
+                    let compression = attr(tag, "compression")?;
+                    data = Some((encoding, compression, String::new(), 0));
+                    if matches!(event, Event::Empty(_)) {
+                        finish_data(layer.as_ref(), data.take())?;
+                    }
+                }
+                b"chunk" => return Err("layer data in chunks (an infinite map): a level has a fixed size".into()),
+                // Tiles written as XML elements, one each.
+                b"tile" => {
+                    if let Some(d) = data.as_mut() {
+                        d.3 += 1;
+                    }
+                }
+                _ => {}
+            },
+            Event::Text(text) => {
+                if let Some(d) = data.as_mut() {
+                    d.2.push_str(&text.unescape().map_err(|e| format!("layer data not readable: {e}"))?);
+                }
+            }
+            Event::CData(text) => {
+                if let Some(d) = data.as_mut() {
+                    d.2.push_str(&String::from_utf8_lossy(text));
+                }
+            }
+            Event::End(tag) => match tag.local_name().as_ref() {
+                b"data" => finish_data(layer.as_ref(), data.take())?,
+                b"layer" => layer = None,
+                _ => {}
+            },
+            Event::Eof => return Ok(()),
+            _ => {}
+        }
+    }
+}
+
+/// The tile layer's data must hold exactly one entry per square of the layer.
+fn finish_data(
+    layer: Option<&(String, u32, u32)>,
+    data: Option<(Option<String>, Option<String>, String, u32)>,
+) -> Result<(), String> {
+    let (Some((name, w, h)), Some((encoding, compression, text, elements))) = (layer, data) else {
+        return Ok(());
+    };
+    let squares = (*w as usize) * (*h as usize);
+    let bad = |what: String| format!("layer '{name}': {what}");
+    let count = match (encoding.as_deref(), compression.as_deref()) {
+        (None, None) => elements as usize,
+        (Some("csv"), None) => text.split(',').filter(|v| !v.trim().is_empty()).count(),
+        (Some("base64"), compression) => {
+            let raw = base64::engine::general_purpose::STANDARD
+                .decode(text.trim().as_bytes())
+                .map_err(|e| bad(format!("its base64 data is not readable ({e})")))?;
+            // Four bytes a square; one byte more shows there was more than that.
+            let limit = 4 * squares as u64 + 1;
+            let mut bytes = Vec::new();
+            let read = match compression {
+                None => Ok(raw.len()),
+                Some("zlib") => flate2::read::ZlibDecoder::new(&raw[..]).take(limit).read_to_end(&mut bytes),
+                Some("gzip") => flate2::read::GzDecoder::new(&raw[..]).take(limit).read_to_end(&mut bytes),
+                Some(other) => {
+                    return Err(bad(format!("compression '{other}' is not read; save it with zlib or gzip")));
+                }
+            };
+            let len = read.map_err(|e| bad(format!("its compressed data is not readable ({e})")))?;
+            if len as u64 >= limit {
+                return Err(bad(format!("more than {squares} tiles of data for its {w}×{h} squares")));
+            }
+            if len % 4 != 0 {
+                return Err(bad(format!("its data is {len} bytes, not four a square")));
+            }
+            len / 4
+        }
+        (other, _) => return Err(bad(format!("data encoding {other:?} is not read; save it as CSV or Base64"))),
+    };
+    if count != squares {
+        return Err(bad(format!("{count} tiles of data for its {w}×{h} squares")));
+    }
+    Ok(())
+}
+
+fn attr(tag: &BytesStart, name: &str) -> Result<Option<String>, String> {
+    match tag.try_get_attribute(name) {
+        Ok(Some(a)) => a.unescape_value().map(|v| Some(v.into_owned())).map_err(|e| format!("attribute {name}: {e}")),
+        Ok(None) => Ok(None),
+        Err(e) => Err(format!("attribute {name}: {e}")),
+    }
+}
+
+fn number(tag: &BytesStart, name: &str) -> Result<Option<u32>, String> {
+    let tag_name = String::from_utf8_lossy(tag.local_name().as_ref()).into_owned();
+    attr(tag, name)?
+        .map(|v| v.trim().parse::<u32>().map_err(|_| format!("<{tag_name}> {name}=\"{v}\" is not a whole number")))
+        .transpose()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::check;
+    use base64::Engine;
+    use std::io::Write;
+
+    fn map(layer: &str) -> String {
+        format!(
+            r#"<?xml version="1.0"?><map version="1.10" orientation="orthogonal" width="3" height="2" tilewidth="16" tileheight="16" infinite="0">{layer}</map>"#
+        )
+    }
+
+    #[test]
+    fn a_layer_must_hold_one_tile_a_square() {
+        assert_eq!(
+            check(&map(
+                r#"<layer id="1" name="g" width="3" height="2"><data encoding="csv">1,1,1,1,1,1</data></layer>"#
+            )),
+            Ok(())
+        );
+        let short =
+            check(&map(r#"<layer id="1" name="g" width="3" height="2"><data encoding="csv">1,1,1</data></layer>"#));
+        assert_eq!(short, Err("layer 'g': 3 tiles of data for its 3×2 squares".into()));
+        let wide =
+            check(&map(r#"<layer id="1" name="g" width="300" height="2"><data encoding="csv">1</data></layer>"#));
+        assert_eq!(wide, Err("layer 'g' is 300×2; the map is 3×2".into()));
+        let xml =
+            check(&map(r#"<layer id="1" name="g" width="3" height="2"><data><tile gid="1"/><tile/></data></layer>"#));
+        assert_eq!(xml, Err("layer 'g': 2 tiles of data for its 3×2 squares".into()));
+    }
+
+    #[test]
+    fn compressed_data_is_inflated_only_as_far_as_the_layer_reaches() {
+        let zlib = |bytes: &[u8]| {
+            let mut z = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::best());
+            z.write_all(bytes).unwrap();
+            base64::engine::general_purpose::STANDARD.encode(z.finish().unwrap())
+        };
+        let layer = |data: String| {
+            map(&format!(
+                r#"<layer id="1" name="g" width="3" height="2"><data encoding="base64" compression="zlib">{data}</data></layer>"#
+            ))
+        };
+        assert_eq!(check(&layer(zlib(&[1, 0, 0, 0].repeat(6)))), Ok(()));
+        // A bomb: 10 MB of zeros, ten kilobytes packed, inflated no further than 6 tiles and a byte.
+        let bomb = check(&layer(zlib(&vec![0; 10_000_000])));
+        assert_eq!(bomb, Err("layer 'g': more than 6 tiles of data for its 3×2 squares".into()));
+    }
+
+    #[test]
+    fn absurd_sizes_and_infinite_maps_are_refused() {
+        let tileset = r#"<map width="3" height="2" infinite="0"><tileset firstgid="1" name="t" tilecount="4294967295" columns="1"/></map>"#;
+        assert_eq!(check(tileset), Err("a tileset of 4294967295 tiles; at most 65536".into()));
+        assert!(check(r#"<map width="3" height="2" infinite="1"></map>"#).unwrap_err().contains("infinite"));
+        assert!(check(r#"<map width="300" height="2"></map>"#).unwrap_err().contains("width is 300"));
+        assert!(check(r#"<map width="-3" height="2"></map>"#).unwrap_err().contains("not a whole number"));
+    }
+}
