@@ -325,3 +325,26 @@ fn move_e8_a_rider_knocked_back_falls_off_unless_its_mount_is_in_the_way() {
     }
     assert!(off > 0 && kept > 0, "some blows landed: {off} / {kept}");
 }
+
+// RULES: MOVE-14 — a rider makes no move of its own, whatever the ruleset: with postures
+// switched off, the battle's query of where a creature can reach showed riders squares, and
+// the AI planned moves the check refused (2 fallbacks in The Riders' first battle).
+#[test]
+fn riders_are_shown_no_squares_of_their_own_with_postures_off() {
+    let text = include_str!("../levels/the_riders.level.ron");
+    let text = format!(
+        "{},\n    ruleset: (postures: false),\n)",
+        text.trim_end().trim_end_matches(')').trim_end().trim_end_matches(',')
+    );
+    let level = parse_level("riders.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+    let mut fallbacks = 0;
+    for seed in 1..=6 {
+        let mut b = Battle::new(&level, builtin_compendium(), seed).unwrap();
+        let rider = (0..b.creatures().len() as u32).find(|&c| b.mount_of(c).is_some()).expect("a rider");
+        assert!(b.reachable(rider, false).is_err_and(|e| e.rule == "MOVE-14"));
+        let count = ai::play_direct(&mut b, None, 100_000);
+        assert_eq!(count.rejected, 0);
+        fallbacks += count.fallbacks;
+    }
+    assert_eq!(fallbacks, 0);
+}

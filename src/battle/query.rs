@@ -221,6 +221,10 @@ impl Battle {
 
     /// TIME-11, TIME-8: whether the creature is free to make a move at all now.
     pub(super) fn may_move_now(&self, id: CreatureId) -> Result<(), Rejection> {
+        // MOVE-14: the same refusal the check of a move gives a rider. Without it, with
+        // postures switched off (where riding is no posture that keeps it still), the AI
+        // was shown squares its riders could reach, and planned moves the check refused.
+        self.check_not_riding(id, "move")?;
         let f = &self.creatures[id as usize];
         if f.long_term.is_some() {
             return reject("TIME-11", format!("{} is busy with a long-term action", f.name));
