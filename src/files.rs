@@ -80,11 +80,17 @@ pub fn read_text(path: &Path, kind: FileKind) -> Result<String, FileError> {
     }
     let file = open_for_reading(path, fifo).map_err(|e| error(path, format!("cannot read: {e}")))?;
     let mut bytes = Vec::new();
-    file.take(limit + 1).read_to_end(&mut bytes).map_err(|e| error(path, format!("cannot read: {e}")))?;
+    let read = if fifo { read_pipe(file, limit + 1, &mut bytes) } else { file.take(limit + 1).read_to_end(&mut bytes) };
+    read.map_err(|e| error(path, format!("cannot read: {e}")))?;
     if bytes.len() as u64 > limit {
         return Err(error(path, format!("is larger than {limit} bytes, the most a {} file may be", kind.name())));
     }
-    String::from_utf8(bytes).map_err(|e| error(path, format!("is not UTF-8 text ({e})")))
+    let mut text = String::from_utf8(bytes).map_err(|e| error(path, format!("is not UTF-8 text ({e})")))?;
+    // A byte-order mark some editors write is no text: without this, RON saw no `(` at 1:1.
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 #[cfg(unix)]
@@ -98,29 +104,66 @@ fn is_fifo(_: &std::fs::FileType) -> bool {
     false
 }
 
-/// Open for reading; a named pipe is opened without waiting for a writer (O_NONBLOCK), then
-/// switched back to blocking reads, so data already on its way is read in full.
+/// Open for reading; a named pipe is opened without waiting for a writer (O_NONBLOCK), and
+/// read by [`read_pipe`].
 #[cfg(unix)]
 fn open_for_reading(path: &Path, fifo: bool) -> std::io::Result<std::fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
-    use std::os::unix::io::AsRawFd;
     if !fifo {
         return std::fs::File::open(path);
     }
-    let file = std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)?;
-    // SAFETY: plain fcntl calls on a descriptor this function owns.
-    unsafe {
-        let flags = libc::fcntl(file.as_raw_fd(), libc::F_GETFL);
-        if flags < 0 || libc::fcntl(file.as_raw_fd(), libc::F_SETFL, flags & !libc::O_NONBLOCK) < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-    }
-    Ok(file)
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
 }
 
 #[cfg(not(unix))]
 fn open_for_reading(path: &Path, _fifo: bool) -> std::io::Result<std::fs::File> {
     std::fs::File::open(path)
+}
+
+/// A pipe that sends nothing for this long is given up on: a writer that holds it open and
+/// never writes hung the reader for good. Data on its way keeps it reading as long as it flows.
+pub const PIPE_IDLE_SECONDS: i32 = 10;
+
+/// Up to `limit` bytes of a named pipe opened without blocking: read until its writers close
+/// it (at once, as empty, if nobody has it open for writing), waiting at most
+/// [`PIPE_IDLE_SECONDS`] for each next piece.
+#[cfg(unix)]
+fn read_pipe(mut file: std::fs::File, limit: u64, bytes: &mut Vec<u8>) -> std::io::Result<usize> {
+    use std::io::ErrorKind;
+    use std::os::unix::io::AsRawFd;
+    let mut buffer = [0u8; 1 << 16];
+    while (bytes.len() as u64) < limit {
+        match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => bytes.extend_from_slice(&buffer[..n]),
+            Err(e) if e.kind() == ErrorKind::Interrupted => {}
+            Err(e) if e.kind() == ErrorKind::WouldBlock => {
+                let mut wait = libc::pollfd { fd: file.as_raw_fd(), events: libc::POLLIN, revents: 0 };
+                // SAFETY: one pollfd on a descriptor this function owns.
+                let ready = unsafe { libc::poll(&mut wait, 1, PIPE_IDLE_SECONDS * 1000) };
+                if ready == 0 {
+                    return Err(std::io::Error::new(
+                        ErrorKind::TimedOut,
+                        format!("the pipe sent nothing for {PIPE_IDLE_SECONDS} s"),
+                    ));
+                }
+                if ready < 0 {
+                    let e = std::io::Error::last_os_error();
+                    if e.kind() != ErrorKind::Interrupted {
+                        return Err(e);
+                    }
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(limit as usize);
+    Ok(bytes.len())
+}
+
+#[cfg(not(unix))]
+fn read_pipe(file: std::fs::File, limit: u64, bytes: &mut Vec<u8>) -> std::io::Result<usize> {
+    file.take(limit).read_to_end(bytes)
 }
 
 /// Write `bytes` to `path` atomically: into a new file created exclusively beside it (a name
@@ -213,6 +256,13 @@ mod tests {
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         d
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_text() {
+        let path = scratch("bom").join("bom.level.ron");
+        std::fs::write(&path, "\u{feff}(name: \"x\")").unwrap();
+        assert_eq!(read_text(&path, FileKind::Level).unwrap(), "(name: \"x\")");
     }
 
     #[test]

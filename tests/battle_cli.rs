@@ -108,6 +108,15 @@ fn replay_verifies_and_reports_the_first_divergence() {
     let out = run(&["replay", junk.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("junk.jsonl:1: not a log entry"));
+
+    // One entry naming a million sides (a 240 MB line of them took 4 GB to parse): refused by
+    // its length before it is parsed.
+    let wide = scratch("wide.jsonl");
+    let names = vec!["\"x\""; 400_000].join(",");
+    std::fs::write(&wide, format!("{}\n{{\"seq\":1,\"visible_to\":[{names}]}}\n", lines[0])).unwrap();
+    let out = run(&["replay", wide.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("wide.jsonl:2: a line of 1600"), "{}", text(&out.stderr));
 }
 
 // RULES: TIME-7, ATK-11 — a scripted side plays exactly its script; its log shows the commands
@@ -263,7 +272,17 @@ fn devices_and_pipes_are_refused_or_bounded() {
     let out = run(&["check", fifo.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("empty"), "{}", text(&out.stderr));
-    assert!(started.elapsed().as_secs() < 30, "nothing hangs");
+    // A writer holds it open (read-write: that open never waits) and never writes: given up on
+    // after PIPE_IDLE_SECONDS (10 s), where it used to hang for good.
+    let mut writer =
+        Command::new("sh").arg("-c").arg(format!("exec 3<>'{}'; sleep 60", fifo.display())).spawn().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    let out = run(&["check", fifo.to_str().unwrap()]);
+    let _ = writer.kill();
+    let _ = writer.wait();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("sent nothing for 10 s"), "{}", text(&out.stderr));
+    assert!(started.elapsed().as_secs() < 40, "nothing hangs");
 }
 
 // `run --log` writes through an exclusively created temporary file: a symlink planted at the

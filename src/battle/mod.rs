@@ -53,7 +53,7 @@ pub use objects::{DOOR_AP, ObjectState};
 pub use query::{AttackNumbers, AttackPreview, AttackQuery, DefenseOption, StepOption};
 pub use reactions::WindowPreview;
 pub use ready::{READY_EXTRA_AP, Readied};
-pub use replay::{CHECKPOINT_EVERY, LogStates};
+pub use replay::{CHECKPOINT_EVERY, LogStates, MAX_LOG_LINE, parse_log};
 pub use seconds::{Clock, ClockView};
 pub use setup::{MAX_SIDES, SetupError};
 pub use state::{Armed, Battle, Fighter, Phase, Placement, Presence, ReactionWindow};

@@ -320,12 +320,7 @@ pub fn load_replay(
 ) -> Result<ReplayView, String> {
     let shown = path.display();
     let text = crate::files::read_text(path, crate::files::FileKind::Log).map_err(|e| e.to_string())?;
-    let mut log = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        log.push(
-            serde_json::from_str::<LogEntry>(line).map_err(|e| format!("{shown}:{}: not a log entry: {e}", i + 1))?,
-        );
-    }
+    let log = crate::battle::parse_log(&shown.to_string(), &text)?;
     let Some(Event::BattleStarted { level, .. }) = log.first().map(|e| &e.event) else {
         return Err(format!("{shown}: the log does not start with BattleStarted"));
     };
