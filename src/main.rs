@@ -383,6 +383,13 @@ fn run_rules(cmd: RulesCommand) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // Output piped into a reader that stops early (`… | head`) ends the process quietly, as it
+    // does any Unix tool, instead of a panic at the next print (Rust ignores SIGPIPE).
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of one signal before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {

@@ -10,7 +10,8 @@ fn name(b: &Battle, id: u32) -> std::borrow::Cow<'_, str> {
     b.creatures().get(id as usize).map_or(std::borrow::Cow::Borrowed("?"), |c| escape_controls(&c.name))
 }
 
-fn describe_command(b: &Battle, c: &Command) -> String {
+/// A command in words ("attack Red Fighter with sword"), names escaped for the terminal.
+pub fn describe_command(b: &Battle, c: &Command) -> String {
     match c {
         Command::Attack { weapon, target, additives } => {
             let t = match target {

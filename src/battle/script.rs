@@ -56,9 +56,11 @@ pub fn parse_script(file: &str, text: &str, battle: &Battle) -> Result<CommandSc
     let mut script = CommandScript::default();
     for (i, e) in entries.into_iter().enumerate() {
         let Some(id) = battle.find(&e.actor) else {
-            let at = text.find(&format!("\"{}\"", e.actor)).unwrap_or(0);
-            let line = text[..at].matches('\n').count() + 1;
-            return Err(format!("{file}:{line}: entry {} names unknown creature \"{}\"", i + 1, e.actor));
+            // The entry's `actor:` as written (not a name in a comment, nor one with escapes).
+            let at = crate::level::Locator::new(file, text).find_nth("actor:", 0, i).unwrap_or(0);
+            let (line, column) = crate::level::line_col(text, at);
+            let name = crate::files::escape_controls(&e.actor);
+            return Err(format!("{file}:{line}:{column}: entry {} names unknown creature \"{name}\"", i + 1));
         };
         if !script.actors.contains(&id) {
             script.actors.push(id);
@@ -96,7 +98,8 @@ pub(super) fn feed_script(
         }
         script.entries.pop_front();
         let state = if f.is_active() { "unconscious" } else { "gone from the battle" };
-        script.skipped.push(format!("script entry {n} ({}: {command:?}) skipped: {} is {state}", f.name, f.name));
+        let what = super::narrate::describe_command(&battle.battle, &command);
+        script.skipped.push(format!("script entry {n} ({}: {what}) skipped: {} is {state}", f.name, f.name));
     }
     let command = match script.entries.front() {
         // In a reaction window only a reaction entry is taken; a turn's entry waits for the turn.

@@ -374,8 +374,11 @@ type DuelBattle = (usize, Option<usize>, u32);
 
 /// Mirrored AI-against-AI: half the battles with A on the first side, half on the second.
 pub fn duel(d: &DuelArgs) -> ExitCode {
-    if d.runs < 2 || d.runs > 1_000_000 || d.jobs == 0 || d.jobs > 256 {
-        return fail("--runs must be 2..=1000000 and --jobs 1..=256");
+    if d.runs < 2 || d.runs > 1_000_000 {
+        return fail(&format!("--runs {} must be 2..=1000000 (a pair of battles at least)", d.runs));
+    }
+    if d.jobs == 0 || d.jobs > 256 {
+        return fail(&format!("--jobs {} must be 1..=256", d.jobs));
     }
     let level = match load(&d.level) {
         Ok(l) => l,

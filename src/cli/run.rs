@@ -102,6 +102,11 @@ pub fn run(a: &RunArgs) -> ExitCode {
             "warning: the engine rejected {} AI commands; the AI planned {} commands it had to replace",
             rejections.ai, played.fallbacks.count
         ));
+        for (creature, command, why) in &played.fallbacks.examples {
+            let name = escape_controls(&battle.fighter(*creature).name);
+            let what = meshal_tactics::battle::narrate::describe_command(battle, command);
+            warn(&format!("  {name}: {what} refused: {why}"));
+        }
     }
     ExitCode::SUCCESS
 }
@@ -210,13 +215,10 @@ pub fn replay(path: &str) -> ExitCode {
         Ok(t) => t,
         Err(e) => return fail(&e.to_string()),
     };
-    let mut recorded = Vec::new();
-    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-        match serde_json::from_str::<LogEntry>(line) {
-            Ok(e) => recorded.push(e),
-            Err(e) => return fail(&format!("{path}:{}: not a log entry: {e}", i + 1)),
-        }
-    }
+    let recorded = match meshal_tactics::battle::parse_log(path, &text) {
+        Ok(r) => r,
+        Err(e) => return fail(&e),
+    };
     let Some(Event::BattleStarted { level, .. }) = recorded.first().map(|e| &e.event) else {
         return fail(&format!("{path}: the log does not start with BattleStarted"));
     };
