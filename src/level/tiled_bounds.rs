@@ -11,19 +11,73 @@ use std::io::Read;
 /// A level is at most this many squares a side (`rules::grid::MAX_SIDE`).
 const MAX_SIDE: u32 = crate::rules::grid::MAX_SIDE as u32;
 
-/// The most tiles a tileset may declare: far above any terrain palette.
-const MAX_TILESET_TILES: u32 = 65_536;
+/// The most tiles a tileset may declare: far above any terrain palette. The `tiled` crate
+/// holds a tileset's tiles whole (an image tileset of 65,536 tiles took 26 MB).
+const MAX_TILESET_TILES: u32 = 4096;
+
+/// The most tilesets and layers (of any kind, groups included) a file may hold: each layer of
+/// a 256×256 map takes a megabyte once read, and a level needs a handful (1,000 layers of
+/// packed zeros, 482 KB of text, took a gigabyte).
+const MAX_TILESETS: usize = 16;
+const MAX_LAYERS: usize = 64;
+
+/// How deep elements may nest: the `tiled` crate reads groups and class properties by
+/// recursion, and 5,000 nested groups overflowed its stack.
+const MAX_DEPTH: usize = 32;
+
+/// The tile layer's data element being read: its encoding, compression and text.
+struct Data {
+    encoding: Option<String>,
+    compression: Option<String>,
+    text: String,
+}
 
 /// The checks, run over one file's text; `Err` says what is wrong (the caller names the file).
 pub fn check(source: &str) -> Result<(), String> {
     let mut reader = quick_xml::Reader::from_str(source);
-    // The map's size, once its tag is read; the tile layer being read (name, width, height);
-    // the encoding and compression of the data element being read, and its text so far.
+    // The map's size, once its tag is read; the tile layer being read (name, width, height,
+    // whether its data was seen); the data element being read.
     let mut map_size: Option<(u32, u32)> = None;
-    let mut layer: Option<(String, u32, u32)> = None;
-    let mut data: Option<(Option<String>, Option<String>, String, u32)> = None;
+    let mut layer: Option<(String, u32, u32, bool)> = None;
+    let mut data: Option<Data> = None;
+    let (mut depth, mut tilesets, mut layers) = (0usize, 0usize, 0usize);
     loop {
         let event = reader.read_event().map_err(|e| format!("not readable as XML: {e}"))?;
+        // Inside a layer's data only its text may stand: the `tiled` crate reads the first
+        // piece of text alone, so a comment or element splitting it left the layer short.
+        if let Some(d) = data.as_mut() {
+            match &event {
+                Event::Text(text) => {
+                    d.text.push_str(&text.unescape().map_err(|e| format!("layer data not readable: {e}"))?);
+                    continue;
+                }
+                Event::End(tag) if tag.local_name().as_ref() == b"data" => {}
+                Event::Start(tag) | Event::Empty(tag) if tag.local_name().as_ref() == b"tile" => {
+                    let name = layer.as_ref().map_or("", |l| l.0.as_str());
+                    return Err(format!(
+                        "layer '{name}': its tiles are written as XML elements, which are not read; save it as CSV \
+                         or Base64"
+                    ));
+                }
+                _ => {
+                    let name = layer.as_ref().map_or("", |l| l.0.as_str());
+                    return Err(format!(
+                        "layer '{name}': its data holds more than text (a comment, CDATA or an element); save the \
+                         map again from Tiled"
+                    ));
+                }
+            }
+        }
+        match &event {
+            Event::Start(_) => {
+                depth += 1;
+                if depth > MAX_DEPTH {
+                    return Err(format!("elements nested more than {MAX_DEPTH} deep"));
+                }
+            }
+            Event::End(_) => depth = depth.saturating_sub(1),
+            _ => {}
+        }
         match &event {
             Event::Start(tag) | Event::Empty(tag) => match tag.local_name().as_ref() {
                 b"map" => {
@@ -49,52 +103,64 @@ pub fn check(source: &str) -> Result<(), String> {
                     map_size = Some((w, h));
                 }
                 b"tileset" => {
-                    if let Some(n) = number(tag, "tilecount")?.filter(|&n| n > MAX_TILESET_TILES) {
-                        return Err(format!("a tileset of {n} tiles; at most {MAX_TILESET_TILES}"));
+                    tilesets += 1;
+                    if tilesets > MAX_TILESETS {
+                        return Err(format!("more than {MAX_TILESETS} tilesets"));
                     }
-                    if let Some(n) = number(tag, "columns")?.filter(|&n| n > MAX_TILESET_TILES) {
-                        return Err(format!("a tileset of {n} columns; at most {MAX_TILESET_TILES}"));
+                    for name in ["tilecount", "columns"] {
+                        if let Some(n) = number(tag, name)?.filter(|&n| n > MAX_TILESET_TILES) {
+                            return Err(format!("a tileset's {name} is {n}; at most {MAX_TILESET_TILES}"));
+                        }
                     }
                 }
-                b"layer" => {
+                kind @ (b"layer" | b"objectgroup" | b"imagelayer" | b"group") => {
+                    layers += 1;
+                    if layers > MAX_LAYERS {
+                        return Err(format!("more than {MAX_LAYERS} layers"));
+                    }
+                    if kind != b"layer" {
+                        continue;
+                    }
                     let name = attr(tag, "name")?.unwrap_or_default();
                     let (w, h) = (number(tag, "width")?.unwrap_or(0), number(tag, "height")?.unwrap_or(0));
                     if map_size.is_some_and(|m| m != (w, h)) || w > MAX_SIDE || h > MAX_SIDE {
                         let (mw, mh) = map_size.unwrap_or((0, 0));
                         return Err(format!("layer '{name}' is {w}×{h}; the map is {mw}×{mh}"));
                     }
-                    layer = Some((name, w, h));
+                    if matches!(event, Event::Empty(_)) {
+                        return Err(format!("layer '{name}' has no tile data"));
+                    }
+                    layer = Some((name, w, h, false));
                 }
                 b"data" if layer.is_some() => {
-                    let encoding = attr(tag, "encoding")?;
-                    let compression = attr(tag, "compression")?;
-                    data = Some((encoding, compression, String::new(), 0));
+                    let d = Data {
+                        encoding: attr(tag, "encoding")?,
+                        compression: attr(tag, "compression")?,
+                        text: String::new(),
+                    };
+                    if let Some(l) = layer.as_mut() {
+                        l.3 = true;
+                    }
                     if matches!(event, Event::Empty(_)) {
-                        finish_data(layer.as_ref(), data.take())?;
+                        finish_data(layer.as_ref(), d)?;
+                    } else {
+                        data = Some(d);
                     }
                 }
                 b"chunk" => return Err("layer data in chunks (an infinite map): a level has a fixed size".into()),
-                // Tiles written as XML elements, one each.
-                b"tile" => {
-                    if let Some(d) = data.as_mut() {
-                        d.3 += 1;
-                    }
-                }
                 _ => {}
             },
-            Event::Text(text) => {
-                if let Some(d) = data.as_mut() {
-                    d.2.push_str(&text.unescape().map_err(|e| format!("layer data not readable: {e}"))?);
-                }
-            }
-            Event::CData(text) => {
-                if let Some(d) = data.as_mut() {
-                    d.2.push_str(&String::from_utf8_lossy(text));
-                }
-            }
             Event::End(tag) => match tag.local_name().as_ref() {
-                b"data" => finish_data(layer.as_ref(), data.take())?,
-                b"layer" => layer = None,
+                b"data" => {
+                    if let Some(d) = data.take() {
+                        finish_data(layer.as_ref(), d)?;
+                    }
+                }
+                b"layer" => {
+                    if let Some((name, _, _, false)) = layer.take() {
+                        return Err(format!("layer '{name}' has no tile data"));
+                    }
+                }
                 _ => {}
             },
             Event::Eof => return Ok(()),
@@ -104,21 +170,23 @@ pub fn check(source: &str) -> Result<(), String> {
 }
 
 /// The tile layer's data must hold exactly one entry per square of the layer.
-fn finish_data(
-    layer: Option<&(String, u32, u32)>,
-    data: Option<(Option<String>, Option<String>, String, u32)>,
-) -> Result<(), String> {
-    let (Some((name, w, h)), Some((encoding, compression, text, elements))) = (layer, data) else {
+fn finish_data(layer: Option<&(String, u32, u32, bool)>, data: Data) -> Result<(), String> {
+    let Some((name, w, h, _)) = layer else {
         return Ok(());
     };
     let squares = (*w as usize) * (*h as usize);
     let bad = |what: String| format!("layer '{name}': {what}");
-    let count = match (encoding.as_deref(), compression.as_deref()) {
-        (None, None) => elements as usize,
-        (Some("csv"), None) => text.split(',').filter(|v| !v.trim().is_empty()).count(),
+    let count = match (data.encoding.as_deref(), data.compression.as_deref()) {
+        (Some("csv"), None) => {
+            let entries: Vec<&str> = data.text.split(',').map(str::trim).collect();
+            if let Some(k) = entries.iter().position(|v| v.parse::<u32>().is_err()) {
+                return Err(bad(format!("CSV entry {} is {:?}, not a tile number", k + 1, entries[k])));
+            }
+            entries.len()
+        }
         (Some("base64"), compression) => {
             let raw = base64::engine::general_purpose::STANDARD
-                .decode(text.trim().as_bytes())
+                .decode(data.text.trim().as_bytes())
                 .map_err(|e| bad(format!("its base64 data is not readable ({e})")))?;
             // Four bytes a square; one byte more shows there was more than that.
             let limit = 4 * squares as u64 + 1;
@@ -139,6 +207,11 @@ fn finish_data(
                 return Err(bad(format!("its data is {len} bytes, not four a square")));
             }
             len / 4
+        }
+        (None, None) => {
+            return Err(bad(
+                "its tiles are written as XML elements, which are not read; save it as CSV or Base64".into()
+            ));
         }
         (other, _) => return Err(bad(format!("data encoding {other:?} is not read; save it as CSV or Base64"))),
     };
@@ -191,7 +264,18 @@ mod tests {
         assert_eq!(wide, Err("layer 'g' is 300×2; the map is 3×2".into()));
         let xml =
             check(&map(r#"<layer id="1" name="g" width="3" height="2"><data><tile gid="1"/><tile/></data></layer>"#));
-        assert_eq!(xml, Err("layer 'g': 2 tiles of data for its 3×2 squares".into()));
+        assert!(xml.unwrap_err().contains("written as XML elements"));
+        // The `tiled` crate reads the first piece of text alone: a comment splitting it panicked.
+        let split = check(&map(
+            r#"<layer id="1" name="g" width="3" height="2"><data encoding="csv">1,1,1<!-- x -->,1,1,1</data></layer>"#,
+        ));
+        assert!(split.unwrap_err().contains("more than text"));
+        let trailing = check(&map(
+            r#"<layer id="1" name="g" width="3" height="2"><data encoding="csv">1,1,1,1,1,1,</data></layer>"#,
+        ));
+        assert_eq!(trailing, Err("layer 'g': CSV entry 7 is \"\", not a tile number".into()));
+        let empty = check(&map(r#"<layer id="1" name="g" width="3" height="2"></layer>"#));
+        assert_eq!(empty, Err("layer 'g' has no tile data".into()));
     }
 
     #[test]
@@ -215,7 +299,11 @@ mod tests {
     #[test]
     fn absurd_sizes_and_infinite_maps_are_refused() {
         let tileset = r#"<map width="3" height="2" infinite="0"><tileset firstgid="1" name="t" tilecount="4294967295" columns="1"/></map>"#;
-        assert_eq!(check(tileset), Err("a tileset of 4294967295 tiles; at most 65536".into()));
+        assert_eq!(check(tileset), Err("a tileset's tilecount is 4294967295; at most 4096".into()));
+        let many = format!(r#"<map width="3" height="2">{}</map>"#, r#"<tileset firstgid="1" name="t"/>"#.repeat(17));
+        assert_eq!(check(&many), Err("more than 16 tilesets".into()));
+        let deep = format!(r#"<map width="3" height="2">{}{}</map>"#, "<group>".repeat(40), "</group>".repeat(40));
+        assert_eq!(check(&deep), Err("elements nested more than 32 deep".into()));
         assert!(check(r#"<map width="3" height="2" infinite="1"></map>"#).unwrap_err().contains("infinite"));
         assert!(check(r#"<map width="300" height="2"></map>"#).unwrap_err().contains("width is 300"));
         assert!(check(r#"<map width="-3" height="2"></map>"#).unwrap_err().contains("not a whole number"));
