@@ -233,6 +233,7 @@ fn is_default_max_rounds(r: &u32) -> bool {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LevelError {
     pub file: String,
+    /// 1-based; 0 when the error is the whole file's (it could not be read).
     pub line: usize,
     pub column: usize,
     pub message: String,
@@ -240,6 +241,10 @@ pub struct LevelError {
 
 impl std::fmt::Display for LevelError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // Line 0: the file as a whole (it could not be read), no place in it.
+        if self.line == 0 {
+            return write!(f, "{}: {}", self.file, self.message);
+        }
         write!(f, "{}:{}:{}: {}", self.file, self.line, self.column, self.message)
     }
 }
@@ -440,8 +445,8 @@ fn read_level_text(path: &Path) -> Result<(String, String), LevelError> {
     let file = path.display().to_string();
     let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| LevelError {
         file: file.clone(),
-        line: 1,
-        column: 1,
+        line: 0,
+        column: 0,
         message: e.reason,
     })?;
     Ok((file, source))
