@@ -20,10 +20,11 @@ static COMPENDIUM: OnceLock<Compendium> = OnceLock::new();
 
 /// Add a compendium file's entries to the built-in ones for this run (`--compendium`).
 pub fn use_compendium(path: &str) -> Result<(), String> {
-    let extra = meshal_tactics::level::compendium::load_file(Path::new(path)).map_err(|e| e.to_string())?;
+    use meshal_tactics::level::compendium::{load_file_text, locate};
+    let (extra, text) = load_file_text(Path::new(path))?;
     let mut all = builtin_compendium().clone();
-    all.merge(extra).map_err(|e| format!("{path}: {e}"))?;
-    all.validate().map_err(|e| format!("{path}: {e}"))?;
+    all.merge(extra).map_err(|e| locate(path, &text, &e))?;
+    all.validate().map_err(|e| locate(path, &text, &e))?;
     COMPENDIUM.set(all).map_err(|_| "only one --compendium may be given".to_string())
 }
 

@@ -359,9 +359,64 @@ pub struct Compendium {
 
 /// Read a compendium file (bounded), with syntax errors and unknown fields located.
 pub fn load_file(path: &std::path::Path) -> Result<Compendium, String> {
+    load_file_text(path).map(|(c, _)| c)
+}
+
+/// A compendium file's entries and its text (to place an error found later, `locate`).
+pub fn load_file_text(path: &std::path::Path) -> Result<(Compendium, String), String> {
     let text = crate::files::read_text(path, crate::files::FileKind::Compendium).map_err(|e| e.to_string())?;
     let file = path.display().to_string();
-    ron::from_str(&text).map_err(|e| crate::level::ron_error(&file, &e).to_string())
+    let c = ron::from_str(&text).map_err(|e| crate::level::ron_error(&file, &e).to_string())?;
+    Ok((c, text))
+}
+
+/// `file:line:column: message` for an error of `merge` or `validate` about an entry this
+/// file's `text` defines (`creature 'hx': …` is placed on `"hx"` in its `creatures` map, or on
+/// the field the message names inside that entry); `file: message` when the entry is not the
+/// file's (a built-in one) or the message names none.
+pub fn locate(file: &str, text: &str, message: &str) -> String {
+    let section = [
+        ("creature '", "creatures"),
+        ("weapon '", "weapons"),
+        ("armour '", "armour"),
+        ("ability '", "abilities"),
+        ("item '", "items"),
+        ("AI profile '", "ai_profiles"),
+    ]
+    .into_iter()
+    .find_map(|(prefix, section)| Some((message.strip_prefix(prefix)?.split_once('\'')?.0, section)));
+    let at = section.and_then(|(key, section)| {
+        let loc = crate::level::Locator::new(file, text);
+        let entry = loc.find(&format!("{section}:")).and_then(|s| loc.find_from(&format!("\"{key}\""), s))?;
+        // The field the message names (`natural_protection`, `dice.plus` → `plus:`), if the
+        // entry writes it before the next entry of the map (a rough end: the next `"key":`).
+        let rest = message.split_once(&format!("'{key}'"))?.1.trim_start_matches([':', ' ']);
+        let word = rest.split([' ', ';', ',']).next().unwrap_or("");
+        let name = word.rsplit('.').next().unwrap_or("");
+        let next = loc.find_from("\":", entry + key.len() + 2).unwrap_or(text.len());
+        let field = (!name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+            .then(|| {
+                let key = format!("{name}:");
+                let mut from = entry;
+                // A whole word: `ap:` is not the end of `heap:`.
+                while let Some(i) = loc.find_from(&key, from).filter(|&i| i < next) {
+                    if !text[..i].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                        return Some(i);
+                    }
+                    from = i + key.len();
+                }
+                None
+            })
+            .flatten();
+        Some(field.unwrap_or(entry))
+    });
+    match at {
+        Some(offset) => {
+            let (line, column) = crate::level::line_col(text, offset);
+            format!("{file}:{line}:{column}: {message}")
+        }
+        None => format!("{file}: {message}"),
+    }
 }
 
 impl Compendium {

@@ -379,3 +379,17 @@ fn compendium_numbers_are_bounded() {
     c.armour.get_mut("chain").unwrap().protection.physical = -30;
     assert_eq!(c.validate(), Ok(()), "−30 is within CRE-10's reach");
 }
+
+// A compendium file's rule errors are placed on the entry, and on the field they name inside
+// it, where the file writes them (not on a comment naming the same entry).
+#[test]
+fn compendium_errors_are_located_in_their_file() {
+    use crate::level::compendium::locate;
+    let text = "(\n  // \"xw\" below is a weapon\n  weapons: {\n    \"xw\": (name: \"X\",\n      dice: (plus: 99), ap: 1),\n  },\n)";
+    let e = locate("c.ron", text, "weapon 'xw': dice.plus is 99; it must be -30..=30");
+    assert_eq!(e, "c.ron:5:14: weapon 'xw': dice.plus is 99; it must be -30..=30");
+    let e = locate("c.ron", text, "weapon 'xw' damages no attribute");
+    assert_eq!(e, "c.ron:4:5: weapon 'xw' damages no attribute");
+    // An entry the file does not define (a built-in one): the file alone.
+    assert_eq!(locate("c.ron", text, "creature 'brute': x"), "c.ron: creature 'brute': x");
+}
