@@ -20,10 +20,18 @@ use crate::rules::movement::MoveField;
 /// until the fight stalls (`clock::stall_push`; taking blows unanswered from foes it cannot
 /// see stalls it too), and not for a sloppy player (difficulty 1), who walks on into view.
 pub(super) fn hunting_step(b: &Battle, me: CreatureId, stall: f64, sloppy: bool) -> Command {
-    if stall < 1.0 && !sloppy && matches!(remembered_sighting(b, me), Some((false, _))) {
+    // The sighting is looked up once: `hunting_goal` would go to it first, too.
+    let sighting = remembered_sighting(b, me);
+    if stall < 1.0 && !sloppy && matches!(sighting, Some((false, _))) {
         return Command::EndTurn;
     }
-    let Some(goal) = hunting_goal(b, me, &[]) else { return Command::EndTurn };
+    let goal = match sighting {
+        Some((_, p)) => Footprint::single(p),
+        None => match hunting_goal(b, me, &[]) {
+            Some(goal) => goal,
+            None => return Command::EndTurn,
+        },
+    };
     let behind = |to_goal: &MoveField| if stall < 1.0 { front_line(b, me, goal, to_goal) } else { None };
     approach_within(b, me, goal, behind).unwrap_or(Command::EndTurn)
 }
