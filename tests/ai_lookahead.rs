@@ -4,6 +4,7 @@
 use meshal_tactics::ai;
 use meshal_tactics::battle::{Battle, Command, Event, Target, play_direct};
 use meshal_tactics::level::{builtin_compendium, parse_level};
+use meshal_tactics::rules::grid::Pos;
 
 fn level<R: AsRef<str>>(map: &[R], creatures: &str) -> Battle {
     let rows: Vec<String> = map.iter().map(|r| format!("\"{}\"", r.as_ref())).collect();
@@ -48,7 +49,7 @@ fn two_rooms() -> Battle {
 }
 
 // PERC-3 — the belief a look-ahead plays on holds only what its side knows: a creature it
-// does not perceive is out of it, every log entry is one the side saw, no other side's memory
+// never perceived is out of it, every log entry is one the side saw, no other side's memory
 // of sightings is kept, and its dice come from the seed given.
 #[test]
 fn a_belief_holds_only_what_the_side_knows() {
@@ -56,7 +57,7 @@ fn a_belief_holds_only_what_the_side_knows() {
     assert!(b.side_perceives(0, 1) && !b.side_perceives(0, 2));
     let belief = b.belief_of(0, 42);
     assert!(belief.fighter(1).is_active(), "a perceived foe stays");
-    assert!(!belief.fighter(2).is_active(), "an unperceived foe is out of the belief");
+    assert!(!belief.fighter(2).is_active(), "a foe never perceived is out of the belief");
     assert!(belief.log().iter().all(|e| e.visible_to.iter().any(|s| s == "AI")), "only entries the side saw");
     assert!(b.log().len() > belief.log().len(), "the foe's own entries are gone");
     assert_eq!(belief.last_seen(1, 0), None, "the foe's memory of sightings is not known");
@@ -69,6 +70,50 @@ fn a_belief_holds_only_what_the_side_knows() {
     };
     assert_eq!(play(42), play(42));
     assert!((1..20).any(|s| play(s) != play(42)), "the seed decides the dice");
+}
+
+// PERC-3, issue 9's fog-honest look-ahead — a foe that walked out of the side's sight is not
+// forgotten by the belief: it stands where the side last saw it, as the side saw it then, and
+// where it truly went does not matter. A look-ahead that dropped it walked into its ambush.
+#[test]
+fn a_belief_keeps_a_foe_where_its_side_last_saw_it() {
+    // The foe walks down through the door into the other room; in one battle it walks on.
+    let walked = |on: bool| {
+        let mut b = two_rooms();
+        while let Some((c, w)) = b.awaiting().filter(|(c, _)| *c != 1) {
+            b.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn }).unwrap();
+        }
+        for to in [Pos::new(8, 1), Pos::new(5, 1)].into_iter().take(if on { 2 } else { 1 }) {
+            let path = b.path_to(1, to, false).expect("a way down through the door");
+            b.submit(1, Command::Move { path, sprint: false, face: None }).unwrap();
+        }
+        assert!(!b.side_perceives(0, 1), "it walked out of sight");
+        b
+    };
+    let (a, b) = (walked(false), walked(true));
+    assert_ne!(a.fighter(1).origin, b.fighter(1).origin);
+    let seen = a.last_seen(0, 1).expect("the side remembers where it went");
+    assert_eq!(b.last_seen(0, 1), Some(seen));
+    assert_ne!(seen, a.fighter(1).origin, "it was last seen on its way, not where it stands");
+    for battle in [&a, &b] {
+        let belief = battle.belief_of(0, 7);
+        let ghost = belief.fighter(1);
+        assert!(ghost.is_active(), "the foe walked out of sight is still in the belief");
+        assert_eq!(ghost.origin, seen, "where the side last saw it");
+        assert_eq!(ghost.attrs, a.fighter(1).attrs, "as it was when it went out of sight");
+        assert!(!belief.fighter(2).is_active(), "a foe never seen is not made up");
+    }
+    // The two beliefs are the same battle as far as the side can tell: a look-ahead on them
+    // decides alike.
+    let expert = builtin_compendium().ai_profiles["expert"].clone();
+    let decide = |x: &Battle| {
+        let mut x = x.clone();
+        while let Some((c, w)) = x.awaiting().filter(|(c, _)| *c != 0) {
+            x.submit(c, if w.is_some() { Command::Pass } else { Command::EndTurn }).unwrap();
+        }
+        format!("{:?}", ai::decide_with(&x, 0, None, &expert))
+    };
+    assert_eq!(decide(&a), decide(&b));
 }
 
 // The look-ahead says what it played out and what it expects the opponents to do in reply.

@@ -2,8 +2,10 @@
 //!
 //! A look-ahead that simulated the true battle would read what its side does not perceive —
 //! where a hidden enemy lurks, a latecomer's round, the dice still to come. The belief keeps
-//! only what the side knows: creatures of other sides it does not perceive now are out of the
-//! copy (their remembered sightings stay, to hunt by), the log holds only the entries the side
+//! only what the side knows: a creature of another side it does not perceive now stands where
+//! the side last saw it, as it was then (`Battle::remembered_as`: its pools and posture when it
+//! went out of sight), if the side still believes it there and did not see it go down; the
+//! others it does not perceive are out of the copy. The log holds only the entries the side
 //! saw, no other side's memory of sightings is kept, and the dice come from a fresh generator
 //! seeded by the caller (the true generator's state would tell the future rolls), drawn afresh
 //! at every turn's start from that seed, the round and whose turn it is. Other sides'
@@ -29,6 +31,33 @@ impl Battle {
                 b.creatures[t].readied = None;
             }
         }
+        // Those it remembers are put back where it saw them, as it saw them: a look-ahead that
+        // forgot a foe the moment it stepped round a corner walked into its ambush. A remembered
+        // body that would share squares with another (someone has since stepped there), or that
+        // rode, carried or was carried (its partner's state may be another sighting's), stays out.
+        for t in 0..n {
+            let id = t as super::CreatureId;
+            let unknown = b.creatures[t].side != side && !self.side_perceives(side, id);
+            if !unknown || self.seen_down(side, id) {
+                continue;
+            }
+            let Some(ghost) = self.remembered_as(side, id) else { continue };
+            let tied = ghost.riding.is_some() || ghost.rider.is_some() || ghost.carrying.is_some();
+            if tied || ghost.presence != Presence::Active {
+                continue;
+            }
+            let at = ghost.origin;
+            let mut placed = ghost;
+            placed.readied = None;
+            placed.dragging = None;
+            placed.presence = Presence::Fled;
+            let before = std::mem::replace(&mut b.creatures[t], placed);
+            if b.free_spot_where(id, at, 0, |_| true) == Some(at) {
+                b.creatures[t].presence = Presence::Active;
+            } else {
+                b.creatures[t] = before;
+            }
+        }
         for t in 0..n {
             b.refresh_perception_of(t as super::CreatureId);
         }
@@ -36,6 +65,7 @@ impl Battle {
         for s in 0..b.sides.len() {
             if s != side {
                 b.last_seen[s * n..(s + 1) * n].fill(None);
+                b.seen_as[s * n..(s + 1) * n].fill(None);
             }
         }
         // Every side is told what it perceives in the copy now, without logging it: the copy's

@@ -119,6 +119,21 @@ impl Battle {
         self.last_seen[side * self.n() + creature as usize]
     }
 
+    /// Keep `creature` as `side` saw it last, as it goes out of the side's sight.
+    fn remember_as_seen(&mut self, side: usize, creature: CreatureId) {
+        let slot = side * self.n() + creature as usize;
+        self.seen_as[slot] = Some(std::sync::Arc::new(self.creatures[creature as usize].clone()));
+    }
+
+    /// The creature as `side` last saw it, while the side still believes it where it saw it
+    /// (`last_seen`): its state when it went out of sight, standing at that sighting.
+    pub fn remembered_as(&self, side: usize, creature: CreatureId) -> Option<Fighter> {
+        let at = self.last_seen(side, creature)?;
+        let mut f = (**self.seen_as[side * self.n() + creature as usize].as_ref()?).clone();
+        f.origin = at;
+        Some(f)
+    }
+
     /// Whether `side` saw `creature` go down (fall unconscious or die, FLOW-7) and has not
     /// seen it wake since: its own view of the log, so a fall out of its sight is not known.
     /// A hunter looking for the creatures it remembers passes over these.
@@ -167,6 +182,9 @@ impl Battle {
                 self.announced[slot] = is;
                 if self.creatures[t].side == s || is == was {
                     continue;
+                }
+                if was && self.creatures[t].is_active() {
+                    self.remember_as_seen(s, t as CreatureId);
                 }
                 let side = self.sides[s].name.clone();
                 let creature = t as CreatureId;
@@ -277,6 +295,7 @@ impl Battle {
                 }
                 self.last_seen[s * n + id as usize] = Some(path[i]);
                 if i < last {
+                    self.remember_as_seen(s, id);
                     self.log_to(Event::LostSight { side: side.clone(), creature: id }, vec![side.clone()]);
                 }
                 i += 1;

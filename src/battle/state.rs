@@ -279,6 +279,10 @@ pub struct Battle {
     /// last_seen[side * n + creature]: where that side last perceived it (its own knowledge,
     /// for the AI to hunt by); forgotten once a member stands next to the spot and sees nothing.
     pub(super) last_seen: Vec<Option<Pos>>,
+    /// seen_as[side * n + creature]: the creature as that side last saw it, taken when it went
+    /// out of the side's sight (its pools, posture, senses then). A belief puts this back at
+    /// the creature's last sighting (`belief_of`): what the side knows, never the truth now.
+    pub(super) seen_as: Vec<Option<Arc<Fighter>>>,
     /// announced[side * n + creature]: what each side has been told it perceives (Spotted,
     /// not yet LostSight); brought up to the truth by `sync_perception`.
     pub(super) announced: Vec<bool>,
