@@ -25,13 +25,8 @@ pub(super) fn hunting_step(b: &Battle, me: CreatureId, stall: f64, sloppy: bool)
     if stall < 1.0 && !sloppy && matches!(sighting, Some((false, _))) {
         return Command::EndTurn;
     }
-    let goal = match sighting {
-        Some((_, p)) => Footprint::single(p),
-        None => match hunting_goal(b, me, &[]) {
-            Some(goal) => goal,
-            None => return Command::EndTurn,
-        },
-    };
+    let goal = sighting.map(|(_, p)| Footprint::single(p)).or_else(|| hunting_goal(b, me, &[]));
+    let Some(goal) = goal else { return Command::EndTurn };
     let behind = |to_goal: &MoveField| if stall < 1.0 { front_line(b, me, goal, to_goal) } else { None };
     approach_within(b, me, goal, behind).unwrap_or(Command::EndTurn)
 }

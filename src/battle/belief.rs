@@ -35,6 +35,8 @@ impl Battle {
         // forgot a foe the moment it stepped round a corner walked into its ambush. A remembered
         // body that would share squares with another (someone has since stepped there), or that
         // rode, carried or was carried (its partner's state may be another sighting's), stays out.
+        // A second pass: every unseen creature must be out before any is placed, or a square
+        // would be refused for one still standing where the side cannot see it.
         for t in 0..n {
             let id = t as super::CreatureId;
             let unknown = b.creatures[t].side != side && !self.side_perceives(side, id);
@@ -46,16 +48,9 @@ impl Battle {
             if tied || ghost.presence != Presence::Active {
                 continue;
             }
-            let at = ghost.origin;
-            let mut placed = ghost;
-            placed.readied = None;
-            placed.dragging = None;
-            placed.presence = Presence::Fled;
-            let before = std::mem::replace(&mut b.creatures[t], placed);
-            if b.free_spot_where(id, at, 0, |_| true) == Some(at) {
-                b.creatures[t].presence = Presence::Active;
-            } else {
-                b.creatures[t] = before;
+            // The creature is out of the copy here, so its own squares do not count against it.
+            if b.free_spot_where(id, ghost.origin, 0, |_| true) == Some(ghost.origin) {
+                b.creatures[t] = Fighter { readied: None, dragging: None, ..ghost };
             }
         }
         for t in 0..n {

@@ -25,6 +25,9 @@ const MAX_LAYERS: usize = 64;
 /// recursion, and 5,000 nested groups overflowed its stack.
 const MAX_DEPTH: usize = 32;
 
+/// Tiles written one XML element each (Tiled's oldest format), which the `tiled` crate skips.
+const XML_TILES: &str = "its tiles are written as XML elements, which are not read; save it as CSV or Base64";
+
 /// The tile layer's data element being read: its encoding, compression and text.
 struct Data {
     encoding: Option<String>,
@@ -53,11 +56,7 @@ pub fn check(source: &str) -> Result<(), String> {
                 }
                 Event::End(tag) if tag.local_name().as_ref() == b"data" => {}
                 Event::Start(tag) | Event::Empty(tag) if tag.local_name().as_ref() == b"tile" => {
-                    let name = layer.as_ref().map_or("", |l| l.0.as_str());
-                    return Err(format!(
-                        "layer '{name}': its tiles are written as XML elements, which are not read; save it as CSV \
-                         or Base64"
-                    ));
+                    return Err(format!("layer '{}': {XML_TILES}", layer.as_ref().map_or("", |l| l.0.as_str())));
                 }
                 _ => {
                     let name = layer.as_ref().map_or("", |l| l.0.as_str());
@@ -208,11 +207,7 @@ fn finish_data(layer: Option<&(String, u32, u32, bool)>, data: Data) -> Result<(
             }
             len / 4
         }
-        (None, None) => {
-            return Err(bad(
-                "its tiles are written as XML elements, which are not read; save it as CSV or Base64".into()
-            ));
-        }
+        (None, None) => return Err(bad(XML_TILES.into())),
         (other, _) => return Err(bad(format!("data encoding {other:?} is not read; save it as CSV or Base64"))),
     };
     if count != squares {

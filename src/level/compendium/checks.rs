@@ -52,6 +52,14 @@ pub fn locate(file: &str, text: &str, message: &str) -> String {
     }
 }
 
+/// Every name a creature template lists is an entry of `known`, else the first that is not.
+fn all_known<T>(key: &str, kind: &str, names: &[String], known: &BTreeMap<String, T>) -> Result<(), String> {
+    match names.iter().find(|n| !known.contains_key(*n)) {
+        Some(n) => Err(format!("creature '{key}' names unknown {kind} '{n}'")),
+        None => Ok(()),
+    }
+}
+
 impl Compendium {
     /// Every reference between entries resolves.
     pub fn validate(&self) -> Result<(), String> {
@@ -73,26 +81,10 @@ impl Compendium {
             if c.strength.is_some_and(|s| !(0..=MAX_STRENGTH).contains(&s)) {
                 return Err(format!("creature '{key}': strength must be 0..={MAX_STRENGTH} (CRE-11)"));
             }
-            for w in &c.weapons {
-                if !self.weapons.contains_key(w) {
-                    return Err(format!("creature '{key}' names unknown weapon '{w}'"));
-                }
-            }
-            for a in &c.armour {
-                if !self.armour.contains_key(a) {
-                    return Err(format!("creature '{key}' names unknown armour '{a}'"));
-                }
-            }
-            for a in &c.abilities {
-                if !self.abilities.contains_key(a) {
-                    return Err(format!("creature '{key}' names unknown ability '{a}'"));
-                }
-            }
-            for i in &c.items {
-                if !self.items.contains_key(i) {
-                    return Err(format!("creature '{key}' names unknown item '{i}'"));
-                }
-            }
+            all_known(key, "weapon", &c.weapons, &self.weapons)?;
+            all_known(key, "armour", &c.armour, &self.armour)?;
+            all_known(key, "ability", &c.abilities, &self.abilities)?;
+            all_known(key, "item", &c.items, &self.items)?;
             if c.items.len() > crate::rules::items::MAX_CARRIED {
                 return Err(format!("creature '{key}' carries more than {} items", crate::rules::items::MAX_CARRIED));
             }
