@@ -245,3 +245,39 @@ fn a_look_ahead_beyond_its_bounds_is_refused_by_name() {
         assert!(err.contains("AI profile 'deep'") && err.contains("rounds 0..=3"), "{look}: {err}");
     }
 }
+
+// TIME-12, ATK-11 — ending the turn where it stands, keeping its AP for defenses, is always
+// one of the commands played out. On the open field (seed 3) the Blue Archer acts before the
+// Red Archer: the planner fires its whole turn away and stands undefended before the enemy
+// bow; the expert's play-outs find that keeping its AP turns that bow on a friend in armour.
+#[test]
+fn the_look_ahead_always_plays_out_keeping_its_ap_for_defenses() {
+    let l = parse_level("open_field", include_str!("../levels/open_field.level.ron"), builtin_compendium()).unwrap();
+    let mut b = Battle::new(&l, builtin_compendium(), 3).unwrap();
+    let profile = |name: &str| builtin_compendium().ai_profiles[name].clone();
+    let archer = b.creatures().iter().find(|f| f.name == "Blue Archer").unwrap().id;
+    while b.awaiting() != Some((archer, None)) {
+        let (c, w) = b.awaiting().expect("the battle goes on");
+        let command = ai::decide_with(&b, c, w, &profile("normal")).0;
+        b.submit(c, command).unwrap();
+    }
+    let (planned, _) = ai::decide_with(&b, archer, None, &profile("normal"));
+    assert!(matches!(planned, Command::Attack { .. }), "the planner shoots: {planned:?}");
+    for rung in ["hard", "expert"] {
+        let (_, why) = ai::decide_with(&b, archer, None, &profile(rung));
+        let report = why.and_then(|w| w.look_ahead).expect("it looked ahead");
+        assert_eq!(report.candidates.len(), 3, "{rung}: {report:?}");
+        assert_eq!(report.candidates[2].0, "end turn", "{rung}: kept AP is played out last: {report:?}");
+    }
+    let (command, why) = ai::decide_with(&b, archer, None, &profile("expert"));
+    let report = why.and_then(|w| w.look_ahead).unwrap();
+    assert_eq!(report.chosen, 2, "the expert keeps its AP: {report:?}");
+    assert!(!matches!(command, Command::Attack { .. } | Command::Move { .. }), "{command:?}");
+    b.submit(archer, command).unwrap();
+    // It ends its turn with its AP whole, to defend with.
+    while b.awaiting() == Some((archer, None)) {
+        let command = ai::decide_with(&b, archer, None, &profile("expert")).0;
+        b.submit(archer, command).unwrap();
+    }
+    assert!(b.fighter(archer).ap >= 1, "AP left to defend with: {}", b.fighter(archer).ap);
+}

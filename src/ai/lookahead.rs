@@ -1,18 +1,18 @@
 //! `hard` and `expert`: the planner, looking past its own turn.
 //!
-//! The planner ranks this creature's first commands by its one-turn judgement. The look-ahead
-//! plays the best few out: each on the side's belief of the battle (`Battle::belief_of`: only
-//! what the side perceives, dice from a seed of its own), with every creature — the opponents
-//! included — moved by the `normal` planner until this creature's next turn (`hard`) or the
-//! one after (`expert`, `rounds: 2`: a move toward a strike next turn is scored with that
-//! strike and the replies to it, not only with the blows taken on the way; over five levels
-//! that took `expert` against `normal` from 298 to 315 points of win rate). What is left of
-//! each side then (dice in the pools, who still stands) scores the command; the mean over the
-//! play-outs decides, and the planner's own choice is kept unless another beats it clearly.
-//! Every candidate is played with the same dice seeds, and a belief draws each turn's dice
-//! afresh from its seed, the round and whose turn it is, so the replies to two candidates roll
-//! the same dice: the comparison is between commands, not between lucky and unlucky rolls
-//! (the paired difference's standard error fell by a quarter, 0.84 → 0.62 dice, in skirmishes).
+//! The planner ranks this creature's first commands by its one-turn judgement. The look-ahead plays
+//! the best few out, and ending the turn where it stands: each on the side's belief of the battle
+//! (`Battle::belief_of`: only what the side perceives, dice from a seed of its own), with every
+//! creature — the opponents included — moved by the `normal` planner until this creature's next
+//! turn (`hard`) or the one after (`expert`, `rounds: 2`: a move toward a strike next turn is
+//! scored with that strike and the replies to it, not only with the blows taken on the way; over
+//! five levels that took `expert` against `normal` from 298 to 315 points of win rate). What is
+//! left of each side then (dice in the pools, who still stands) scores the command; the mean over
+//! the play-outs decides, and the planner's own choice is kept unless another beats it clearly.
+//! Every candidate is played with the same dice seeds, and a belief draws each turn's dice afresh
+//! from its seed, the round and whose turn it is, so the replies to two candidates roll the same
+//! dice: the comparison is between commands, not between lucky and unlucky rolls (the paired
+//! difference's standard error fell by a quarter, 0.84 → 0.62 dice, in skirmishes).
 
 use super::Reasons;
 use super::situation::describe;
@@ -34,7 +34,17 @@ const MAX_PLAYOUT_DECISIONS: usize = 400;
 pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) -> (Command, Option<Explanation>) {
     let choice = ranked_turn(b, me, p, reasons);
     let look = p.look_ahead;
-    let candidates = distinct(&choice.ranked, look.candidates as usize);
+    let mut candidates = distinct(&choice.ranked, look.candidates as usize);
+    // Ending the turn where it stands, keeping its AP for defenses (TIME-12), is always one of
+    // the commands played out, in the last place if the planner did not rank it among its best.
+    // The planner weighs the AP a plan keeps only against the next round's blows, so a shooter
+    // spent its last AP on a long shot and then stood undefended against the enemy archer; in
+    // play-outs, keeping them turns that archer's volley on a friend it can hit
+    // (`open_field`: `expert` against `normal` 52 → 83%, six levels 328 → 372 points).
+    if look.candidates >= 2 && !candidates.contains(&Command::EndTurn) {
+        candidates.truncate(look.candidates as usize - 1);
+        candidates.push(Command::EndTurn);
+    }
     // In a stall the planner's clock decides (`clock::stall_push`): the play-outs' score, dice
     // left after two rounds, has no notion of the draw at `max_rounds`. An archer ahead on
     // dice chose a readied dagger over the shot that could end the fight, turn after turn,

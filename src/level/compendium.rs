@@ -326,10 +326,11 @@ pub const MAX_ARMOUR: usize = 8;
 /// has 90 potential.
 pub const MAX_STRENGTH: i32 = 10_000;
 
-/// The look-ahead of `hard` and `expert`: the planner's best few first commands are each
-/// played out on the side's belief of the battle (see `Battle::belief_of`), everyone moved by
-/// the `normal` planner until the creature's next turn, and the command whose outcomes are best
-/// on average is chosen. Iterations, never the clock, bound it: results are reproducible.
+/// The look-ahead of `hard` and `expert`: the planner's best few first commands and ending the
+/// turn are each played out on the side's belief of the battle (see `Battle::belief_of`),
+/// everyone moved by the `normal` planner until the creature's next turn, and the command whose
+/// outcomes are best on average is chosen. Iterations, never the clock, bound it: results are
+/// reproducible.
 pub const MAX_LOOK_AHEAD_CANDIDATES: u32 = 8;
 pub const MAX_LOOK_AHEAD_ROLLOUTS: u32 = 32;
 pub const MAX_LOOK_AHEAD_ROUNDS: u32 = 3;
@@ -338,7 +339,8 @@ pub const MAX_LOOK_AHEAD_ROUNDS: u32 = 3;
 #[serde(default)]
 #[serde(deny_unknown_fields)]
 pub struct LookAhead {
-    /// How many of the planner's best distinct first commands are played out (0 or 1: none).
+    /// How many commands are played out (0 or 1: none): the planner's best distinct first
+    /// commands, the last place kept for ending the turn where it stands unless they hold it.
     pub candidates: u32,
     /// Play-outs per candidate, each with its own dice (the same dice for every candidate).
     pub rollouts: u32,
