@@ -40,7 +40,8 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
     // The planner weighs the AP a plan keeps only against the next round's blows, so a shooter
     // spent its last AP on a long shot and then stood undefended against the enemy archer; in
     // play-outs, keeping them turns that archer's volley on a friend it can hit
-    // (`open_field`: `expert` against `normal` 52 → 83%, six levels 328 → 372 points).
+    // (`open_field`: `expert` against `normal` 52 → 83%; over 18 levels `expert` 1134 → 1182
+    // points, `hard`, which plays out three commands instead of two, 980 → 1046).
     if look.candidates >= 2 && !candidates.contains(&Command::EndTurn) {
         candidates.truncate(look.candidates as usize - 1);
         candidates.push(Command::EndTurn);
