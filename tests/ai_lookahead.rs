@@ -274,7 +274,7 @@ fn the_look_ahead_always_plays_out_keeping_its_ap_for_defenses() {
     assert_eq!(report.chosen, 2, "the expert keeps its AP: {report:?}");
     assert!(!matches!(command, Command::Attack { .. } | Command::Move { .. }), "{command:?}");
     b.submit(archer, command).unwrap();
-    // It ends its turn with its AP whole, to defend with.
+    // Whatever else it does this turn, it ends it with AP left to defend with.
     while b.awaiting() == Some((archer, None)) {
         let command = ai::decide_with(&b, archer, None, &profile("expert")).0;
         b.submit(archer, command).unwrap();
