@@ -239,7 +239,10 @@ impl Ctx<'_> {
         let (threats, saved) = &mut *scratch;
         threats.clear();
         threats.extend(
-            self.conscious.iter().zip(&self.shares).map(|(&e, share)| threat(b, f, here, b.fighter(e)).shared(share)),
+            self.conscious
+                .iter()
+                .zip(&self.shares)
+                .map(|(&e, share)| threat(b, f, here, b.fighter(e)).shared(share, o.shooter)),
         );
         // The danger here if it keeps `kept` AP for defenses: the attacks where a defense saves
         // most are defended (TIME-12: 1 AP each), the rest land undefended.
