@@ -251,14 +251,7 @@ fn a_look_ahead_beyond_its_bounds_is_refused_by_name() {
 // open field, seed 3, the Blue Archer's first turn).
 #[test]
 fn the_look_ahead_always_plays_out_keeping_its_ap_for_defenses() {
-    let mut b = open_field(3);
-    let profile = |name: &str| builtin_compendium().ai_profiles[name].clone();
-    let archer = b.creatures().iter().find(|f| f.name == "Blue Archer").unwrap().id;
-    while b.awaiting() != Some((archer, None)) {
-        let (c, w) = b.awaiting().expect("the battle goes on");
-        let command = ai::decide_with(&b, c, w, &profile("normal")).0;
-        b.submit(c, command).unwrap();
-    }
+    let (b, archer) = blue_archers_first_turn(3, "normal");
     for rung in ["hard", "expert"] {
         let (_, why) = ai::decide_with(&b, archer, None, &profile(rung));
         let report = why.and_then(|w| w.look_ahead).expect("it looked ahead");
@@ -272,17 +265,10 @@ fn the_look_ahead_always_plays_out_keeping_its_ap_for_defenses() {
 // whom to shoot by the damage it can do, and one who cannot defend is its target, so the
 // planner counts its volley in full against a shooter who keeps none (`Threat::shared`). The
 // open field, seed 3, the baseline moving everyone else: the Blue Archer used to shoot three
-// times and stand undefended; now it shoots twice, and every rung keeps the AP.
+// times and stand undefended; now it shoots and keeps an AP, at every rung.
 #[test]
 fn a_shooter_in_an_enemy_archers_line_keeps_ap_to_defend() {
-    let mut b = open_field(3);
-    let profile = |name: &str| builtin_compendium().ai_profiles[name].clone();
-    let archer = b.creatures().iter().find(|f| f.name == "Blue Archer").unwrap().id;
-    while b.awaiting() != Some((archer, None)) {
-        let (c, w) = b.awaiting().expect("the battle goes on");
-        let command = ai::decide_with(&b, c, w, &profile("baseline")).0;
-        b.submit(c, command).unwrap();
-    }
+    let (b, archer) = blue_archers_first_turn(3, "baseline");
     for rung in ["normal", "hard", "expert"] {
         let mut turn = b.clone();
         let mut shots = 0;
@@ -296,7 +282,19 @@ fn a_shooter_in_an_enemy_archers_line_keeps_ap_to_defend() {
     }
 }
 
-fn open_field(seed: u64) -> Battle {
+fn profile(name: &str) -> meshal_tactics::level::compendium::AiProfile {
+    builtin_compendium().ai_profiles[name].clone()
+}
+
+/// The open field played by `driver` until the Blue Archer's first turn.
+fn blue_archers_first_turn(seed: u64, driver: &str) -> (Battle, meshal_tactics::battle::CreatureId) {
     let l = parse_level("open_field", include_str!("../levels/open_field.level.ron"), builtin_compendium()).unwrap();
-    Battle::new(&l, builtin_compendium(), seed).unwrap()
+    let mut b = Battle::new(&l, builtin_compendium(), seed).unwrap();
+    let archer = b.creatures().iter().find(|f| f.name == "Blue Archer").unwrap().id;
+    while b.awaiting() != Some((archer, None)) {
+        let (c, w) = b.awaiting().expect("the battle goes on");
+        let command = ai::decide_with(&b, c, w, &profile(driver)).0;
+        b.submit(c, command).unwrap();
+    }
+    (b, archer)
 }
