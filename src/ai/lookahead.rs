@@ -37,11 +37,11 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
     let mut candidates = distinct(&choice.ranked, look.candidates as usize);
     // Ending the turn where it stands, keeping its AP for defenses (TIME-12), is always one of
     // the commands played out, in the last place if the planner did not rank it among its best.
-    // The planner weighs the AP a plan keeps only against the next round's blows, so a shooter
-    // spent its last AP on a long shot and then stood undefended against the enemy archer; in
-    // play-outs, keeping them turns that archer's volley on a friend it can hit
-    // (`open_field`: `expert` against `normal` 52 → 83%; over 18 levels `expert` 1134 → 1182
-    // points, `hard`, which plays out three commands instead of two, 980 → 1046).
+    // The planner weighs the AP a plan keeps only against the next round's blows. It found a
+    // shooter spending its last AP before the enemy archer's turn first (`open_field`: `expert`
+    // against `normal` 52 → 83%); the planner now counts that volley in full itself
+    // (`Threat::shared`), and the slot stays for the cases its one-round judgement still
+    // misses (with it, over 18 levels `expert` 1134 → 1182 points, `hard` 980 → 1046).
     if look.candidates >= 2 && !candidates.contains(&Command::EndTurn) {
         candidates.truncate(look.candidates as usize - 1);
         candidates.push(Command::EndTurn);
