@@ -238,11 +238,14 @@ fn a_look_ahead_beyond_its_bounds_is_refused_by_name() {
         c.validate()
     };
     assert_eq!(with("(candidates: 3, rollouts: 16, rounds: 3)"), Ok(()));
-    for look in
-        ["(candidates: 9, rollouts: 16)", "(candidates: 3, rollouts: 33)", "(candidates: 3, rollouts: 16, rounds: 4)"]
-    {
+    for look in [
+        "(candidates: 9, rollouts: 16)",
+        "(candidates: 3, rollouts: 33)",
+        "(candidates: 3, rollouts: 16, rounds: 4)",
+        "(candidates: 3, rollouts: 16, doubt: 51)",
+    ] {
         let err = with(look).unwrap_err();
-        assert!(err.contains("AI profile 'deep'") && err.contains("rounds 0..=3"), "{look}: {err}");
+        assert!(err.contains("AI profile 'deep'") && err.contains("rounds 0..=3, doubt 0..=50"), "{look}: {err}");
     }
 }
 
@@ -256,8 +259,11 @@ fn the_look_ahead_always_plays_out_keeping_its_ap_for_defenses() {
         let (_, why) = ai::decide_with(&b, archer, None, &profile(rung));
         let report = why.and_then(|w| w.look_ahead).expect("it looked ahead");
         assert_eq!(report.candidates.len(), 3, "{rung}: {report:?}");
-        assert_ne!(report.candidates[0].0, "end turn", "{rung}: the planner's choice comes first: {report:?}");
-        assert_eq!(report.candidates[2].0, "end turn", "{rung}: kept AP is played out last: {report:?}");
+        assert!(
+            !report.candidates[0].0.starts_with("end turn"),
+            "{rung}: the planner's choice comes first: {report:?}"
+        );
+        assert!(report.candidates[2].0.starts_with("end turn"), "{rung}: kept AP is played out last: {report:?}");
     }
 }
 
@@ -297,4 +303,39 @@ fn blue_archers_first_turn(seed: u64, driver: &str) -> (Battle, meshal_tactics::
         b.submit(c, command).unwrap();
     }
     (b, archer)
+}
+
+// `doubt` is how sure the play-outs must be before another command replaces the planner's:
+// the less doubt, the more often the look-ahead changes its mind, and never less often.
+// Over the skirmish's first own-turn decisions, every change made with doubt 50 (five
+// standard errors) is made with doubt 0 too, and some are made only with doubt 0.
+#[test]
+fn less_doubt_changes_the_planners_choice_more_often() {
+    let l = parse_level("skirmish", include_str!("../levels/skirmish.level.ron"), builtin_compendium()).unwrap();
+    let mut b = Battle::new(&l, builtin_compendium(), 2).unwrap();
+    let with_doubt = |doubt: u32| {
+        let mut p = profile("hard");
+        p.look_ahead.doubt = doubt;
+        p
+    };
+    let (bold, wary) = (with_doubt(0), with_doubt(50));
+    let (mut only_bold, mut weighed) = (0, 0);
+    while weighed < 24 && b.outcome().is_none() {
+        let (c, w) = b.awaiting().expect("the battle goes on");
+        if w.is_none() {
+            let changed = |p| {
+                let (_, why) = ai::decide_with(&b, c, None, p);
+                why.and_then(|w| w.look_ahead).map(|r| r.chosen != 0)
+            };
+            if let (Some(bold_changed), Some(wary_changed)) = (changed(&bold), changed(&wary)) {
+                weighed += 1;
+                assert!(bold_changed || !wary_changed, "decision {weighed}: a change made only in doubt");
+                only_bold += usize::from(bold_changed && !wary_changed);
+            }
+        }
+        let command = ai::decide_with(&b, c, w, &profile("normal")).0;
+        b.submit(c, command).unwrap();
+    }
+    assert_eq!(weighed, 24, "the look-ahead weighed 24 decisions");
+    assert!(only_bold > 0, "doubt 0 changed the planner's choice where doubt 50 did not, at least once");
 }

@@ -25,7 +25,7 @@ use crate::level::compendium::AiProfile;
 const STANDING_WORTH: f64 = 3.0;
 
 /// Another command must beat the planner's choice by this much (dice left, on average, beyond
-/// two standard errors) to replace it (tuned with `duel`).
+/// the profile's `doubt` in standard errors) to replace it (tuned with `duel`).
 const MARGIN: f64 = 0.25;
 
 /// A play-out ends after this many decisions even if the round has not come round.
@@ -74,14 +74,15 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
     }
     let means: Vec<f64> = values.iter().map(|v| v.iter().sum::<f64>() / v.len() as f64).collect();
     // Another command replaces the planner's only when it does better play-out by play-out
-    // (the same dice seeds pair them) by a clear margin: MARGIN plus two standard errors of
-    // the paired difference. A plain maximum of noisy means picks the luckiest.
+    // (the same dice seeds pair them) by a clear margin: MARGIN plus the profile's `doubt`
+    // standard errors of the paired difference. A plain maximum of noisy means picks the
+    // luckiest.
     let clear_gain = |i: usize| {
         let d: Vec<f64> = values[i].iter().zip(&values[0]).map(|(a, b)| a - b).collect();
         let n = d.len() as f64;
         let mean = d.iter().sum::<f64>() / n;
         let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-        mean - MARGIN - 2.0 * (var / n).sqrt()
+        mean - MARGIN - f64::from(look.doubt) / 10.0 * (var / n).sqrt()
     };
     let chosen = (1..candidates.len())
         .map(|i| (clear_gain(i), i))

@@ -334,8 +334,9 @@ pub const MAX_STRENGTH: i32 = 10_000;
 pub const MAX_LOOK_AHEAD_CANDIDATES: u32 = 8;
 pub const MAX_LOOK_AHEAD_ROLLOUTS: u32 = 32;
 pub const MAX_LOOK_AHEAD_ROUNDS: u32 = 3;
+pub const MAX_LOOK_AHEAD_DOUBT: u32 = 50;
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 #[serde(deny_unknown_fields)]
 pub struct LookAhead {
@@ -347,6 +348,16 @@ pub struct LookAhead {
     /// How many rounds a play-out runs: to the creature's next turn (1; 0 means the same), or
     /// to its turn in the round after (2), and so on.
     pub rounds: u32,
+    /// How sure the play-outs must be before another command replaces the planner's choice,
+    /// in tenths of the paired difference's standard error (beyond a quarter die): 20, two
+    /// standard errors, unless given.
+    pub doubt: u32,
+}
+
+impl Default for LookAhead {
+    fn default() -> Self {
+        LookAhead { candidates: 0, rollouts: 0, rounds: 0, doubt: 20 }
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

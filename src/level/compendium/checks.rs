@@ -202,9 +202,10 @@ impl Compendium {
             if look.candidates > MAX_LOOK_AHEAD_CANDIDATES
                 || look.rollouts > MAX_LOOK_AHEAD_ROLLOUTS
                 || look.rounds > MAX_LOOK_AHEAD_ROUNDS
+                || look.doubt > MAX_LOOK_AHEAD_DOUBT
             {
                 return Err(format!(
-                    "AI profile '{key}': look_ahead candidates 0..={MAX_LOOK_AHEAD_CANDIDATES}, rollouts 0..={MAX_LOOK_AHEAD_ROLLOUTS}, rounds 0..={MAX_LOOK_AHEAD_ROUNDS}"
+                    "AI profile '{key}': look_ahead candidates 0..={MAX_LOOK_AHEAD_CANDIDATES}, rollouts 0..={MAX_LOOK_AHEAD_ROLLOUTS}, rounds 0..={MAX_LOOK_AHEAD_ROUNDS}, doubt 0..={MAX_LOOK_AHEAD_DOUBT}"
                 ));
             }
         }
