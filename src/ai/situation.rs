@@ -26,7 +26,6 @@ pub(super) fn describe(b: &Battle, c: &Command) -> String {
         Command::ChangePosture { posture } => format!("take posture {}", posture.name()),
         Command::Face { facing } => format!("face {}", facing.name()),
         Command::EndTurn => "end turn".into(),
-        Command::Ready { weapon, .. } => format!("end turn, {weapon} readied"),
         other => format!("{other:?}"),
     }
 }
