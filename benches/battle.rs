@@ -179,5 +179,28 @@ fn overlay_queries(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, commands, whole_battles, ai_decisions, overlay_queries);
+/// The look-ahead rungs on the 64×64 great field (30 creatures), where the work budget
+/// (`ai::LOOK_AHEAD_WORK_BUDGET`) trims `expert`'s play-outs: the first own-turn decision of
+/// round 2, the battle played by the default AI until then.
+fn look_ahead_great_field(c: &mut Criterion) {
+    let l = parse_level("great_field", include_str!("../levels/great_field.level.ron"), builtin_compendium()).unwrap();
+    let mut b = Battle::new(&l, builtin_compendium(), 7).unwrap();
+    while b.round() < 2 || b.awaiting().unwrap().1.is_some() {
+        let (c, w) = b.awaiting().unwrap();
+        let cmd = ai::decide(&b, c, w);
+        b.submit(c, cmd).unwrap();
+    }
+    let (who, _) = b.awaiting().unwrap();
+    let mut g = c.benchmark_group("look_ahead_great_field");
+    g.sample_size(10);
+    for rung in ["hard", "expert"] {
+        let profile = builtin_compendium().ai_profiles[rung].clone();
+        g.bench_function(format!("{rung}_turn_decision"), |bn| {
+            bn.iter(|| black_box(ai::decide_with(&b, who, None, &profile).0))
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, commands, whole_battles, ai_decisions, overlay_queries, look_ahead_great_field);
 criterion_main!(benches);

@@ -336,3 +336,43 @@ fn less_doubt_changes_the_planners_choice_more_often() {
     assert_eq!(weighed, 24, "the look-ahead weighed 24 decisions");
     assert!(only_bold > 0, "doubt 0 changed the planner's choice where doubt 50 did not, at least once");
 }
+
+/// The first own-turn decision of round 2 on `level`, the battle played by `normal` until then.
+fn first_turn_of_round_two(name: &str, text: &str) -> (Battle, meshal_tactics::battle::CreatureId) {
+    let l = parse_level(name, text, builtin_compendium()).unwrap();
+    let mut b = Battle::new(&l, builtin_compendium(), 7).unwrap();
+    loop {
+        let (c, w) = b.awaiting().expect("the battle goes on");
+        if b.round() >= 2 && w.is_none() {
+            return (b, c);
+        }
+        let command = ai::decide_with(&b, c, w, &profile("normal")).0;
+        b.submit(c, command).unwrap();
+    }
+}
+
+// Issue 9: a look-ahead decision's cost is bounded by a count, not the clock. On the 64×64
+// great field (30 creatures) `expert`'s 16 play-outs a candidate would weigh about four times
+// the budget; it stops after the last round of play-outs that fits, the same each time it is
+// asked. On the skirmish it plays out all 16.
+#[test]
+fn the_look_ahead_stops_at_its_work_budget() {
+    let expert = profile("expert");
+    let report =
+        |b: &Battle, c| ai::decide_with(b, c, None, &expert).1.and_then(|w| w.look_ahead).expect("looked ahead");
+    let (b, c) = first_turn_of_round_two("great_field", include_str!("../levels/great_field.level.ron"));
+    let big = report(&b, c);
+    assert_eq!(big.planned, 16);
+    assert!((2..16).contains(&big.playouts), "{} play-outs", big.playouts);
+    assert!(big.work <= ai::LOOK_AHEAD_WORK_BUDGET, "{} > the budget", big.work);
+    let one_round = big.work / u64::from(big.playouts);
+    assert!(big.work + one_round > ai::LOOK_AHEAD_WORK_BUDGET, "another round would have fitted: {}", big.work);
+    assert!(big.lines()[0].contains(&format!("{} of 16 play-outs each", big.playouts)), "{:?}", big.lines());
+    let again = report(&b, c);
+    assert_eq!((again.playouts, again.work, again.chosen), (big.playouts, big.work, big.chosen));
+    let (b, c) = first_turn_of_round_two("skirmish", include_str!("../levels/skirmish.level.ron"));
+    let small = report(&b, c);
+    assert_eq!(small.playouts, 16);
+    assert!(small.work <= ai::LOOK_AHEAD_WORK_BUDGET, "{}", small.work);
+    assert!(small.lines()[0].contains("(16 play-outs each"), "{:?}", small.lines());
+}

@@ -28,6 +28,8 @@ mod situation;
 pub mod tactical;
 mod threat;
 
+pub use lookahead::WORK_BUDGET as LOOK_AHEAD_WORK_BUDGET;
+
 pub use fate::MOST_FATE_DICE;
 
 use crate::battle::{

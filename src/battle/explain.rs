@@ -32,6 +32,11 @@ pub struct Explanation {
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct LookAheadReport {
     pub playouts: u32,
+    /// The play-outs the profile asks for: more than `playouts` when the work budget ran out
+    /// first (a large field, many creatures).
+    pub planned: u32,
+    /// The work the play-outs did, in creatures weighed (`ai::LOOK_AHEAD_WORK_BUDGET`).
+    pub work: u64,
     /// How many rounds each play-out ran (to the creature's next turn: 1).
     pub rounds: u32,
     /// (the command, mean dice ahead after the replies, the replies in the first play-out).
@@ -57,7 +62,12 @@ impl LookAheadReport {
             2 => "over 2 rounds, to its turn after next".to_string(),
             n => format!("over {n} rounds, to its turn {n} rounds on"),
         };
-        let mut lines = vec![format!("looked ahead ({} play-outs each, {horizon}):", self.playouts)];
+        let count = if self.playouts < self.planned {
+            format!("{} of {} play-outs each, the rest over its work budget", self.playouts, self.planned)
+        } else {
+            format!("{} play-outs each", self.playouts)
+        };
+        let mut lines = vec![format!("looked ahead ({count}, {horizon}):")];
         for (i, (command, ahead, replies)) in self.candidates.iter().enumerate() {
             let mark = if i == self.chosen { "*" } else { " " };
             lines.push(format!("{mark} {command}: {ahead:+.1} dice ahead after the replies ({replies})"));
