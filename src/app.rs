@@ -90,7 +90,7 @@ pub fn run_window(opts: WindowOptions, compendium: &Compendium) -> Result<(), St
     .add_plugins(bevy_ecs_tilemap::TilemapPlugin)
     .add_plugins(bevy_egui::EguiPlugin::default())
     .add_plugins((crate::battle::plugin, crate::ai::plugin))
-    .insert_resource(crate::ai::AiPace::new(opts.ai_delay))
+    .insert_resource(crate::ai::AiPace::new(opts.ai_delay, opts.screenshot.is_none()))
     .insert_resource(Content(compendium.clone()));
     // A turn-based screen sleeps until input: idle frames cost nothing. The client asks for
     // frames while the AI plays or a token glides. A screenshot counts frames, so it keeps them.

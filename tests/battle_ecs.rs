@@ -337,3 +337,51 @@ fn the_damage_tally_credits_every_die_to_its_attacker() {
         }
     }
 }
+
+/// A battle of the AI alone played frame by frame: decided in the frame without a pace (as in
+/// `sim`), or paced as in the window, thinking aside on a worker thread or not. With `swap`, the
+/// first frame asks about another battle (the duel), whose answer must never reach this one.
+fn ai_battle_log(level: &str, text: &str, pace: Option<bool>, swap: bool) -> Vec<LogEntry> {
+    let level = parse_level(level, text, builtin_compendium()).unwrap();
+    let battle = Battle::new(&level, builtin_compendium(), 21).unwrap();
+    let controllers = vec![Controller::Ai; battle.sides().len()];
+    let start = if swap {
+        let duel = parse_level("duel", include_str!("../levels/duel.level.ron"), builtin_compendium()).unwrap();
+        Battle::new(&duel, builtin_compendium(), 21).unwrap()
+    } else {
+        battle.clone()
+    };
+    let mut app = headless_app(ActiveBattle::new(start.clone(), vec![Controller::Ai; start.sides().len()]));
+    if let Some(aside) = pace {
+        app.insert_resource(meshal_tactics::ai::AiPace::new(0.0, aside));
+    }
+    if swap {
+        // The pace holds the answer back while the window shows the last events (thought out
+        // or not, it is not issued); meanwhile the player starts another battle.
+        app.world_mut().resource_mut::<meshal_tactics::ai::AiPace>().held = true;
+        app.update();
+        app.insert_resource(ActiveBattle::new(battle, controllers));
+        app.world_mut().resource_mut::<meshal_tactics::ai::AiPace>().held = false;
+    }
+    for _ in 0..2_000_000 {
+        app.update();
+        if app.world().resource::<ActiveBattle>().battle.outcome().is_some() {
+            break;
+        }
+    }
+    let b = &app.world().resource::<ActiveBattle>().battle;
+    assert!(b.outcome().is_some(), "the battle ended");
+    b.log().to_vec()
+}
+
+// In the window the AI thinks on a worker thread (`ai::Thinking`) so the screen keeps drawing:
+// the battle it plays is the one it plays deciding in the frame, event by event, and an answer
+// to a battle the player has left is dropped, never issued to the next one.
+#[test]
+fn the_ai_thinking_aside_plays_the_same_battle() {
+    let text = include_str!("../levels/open_field.level.ron");
+    let in_frame = ai_battle_log("open_field", text, None, false);
+    assert_eq!(ai_battle_log("open_field", text, Some(false), false), in_frame, "paced, in the frame");
+    assert_eq!(ai_battle_log("open_field", text, Some(true), false), in_frame, "paced, aside");
+    assert_eq!(ai_battle_log("open_field", text, Some(true), true), in_frame, "aside, after another battle's question");
+}

@@ -12,6 +12,7 @@
 //! must stay 0.
 
 mod areas;
+mod aside;
 mod clock;
 mod doors;
 mod fate;
@@ -28,6 +29,7 @@ mod situation;
 pub mod tactical;
 mod threat;
 
+pub use aside::Thinking;
 pub use lookahead::WORK_BUDGET as LOOK_AHEAD_WORK_BUDGET;
 
 pub use fate::MOST_FATE_DICE;
@@ -43,7 +45,9 @@ use crate::rules::movement::MoveField;
 use bevy::prelude::*;
 
 pub fn plugin(app: &mut App) {
-    app.init_resource::<AiFallbacks>().add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
+    app.init_resource::<AiFallbacks>()
+        .init_resource::<Thinking>()
+        .add_systems(Update, ai_decide.in_set(BattleSystems::Decide));
 }
 
 /// In the window, the AI waits this long between decisions so a person can follow them, and
@@ -54,11 +58,30 @@ pub struct AiPace {
     pub timer: Timer,
     pub held: bool,
     pub hurry: bool,
+    /// Think on a worker thread while the window draws (`aside`); false where frames are
+    /// counted for a picture.
+    pub aside: bool,
+    /// The wait has passed since the last decision was issued.
+    ripe: bool,
 }
 
 impl AiPace {
-    pub fn new(seconds: f32) -> AiPace {
-        AiPace { timer: Timer::from_seconds(seconds.max(0.0), TimerMode::Repeating), held: false, hurry: false }
+    pub fn new(seconds: f32, aside: bool) -> AiPace {
+        AiPace {
+            timer: Timer::from_seconds(seconds.max(0.0), TimerMode::Repeating),
+            held: false,
+            hurry: false,
+            aside,
+            ripe: false,
+        }
+    }
+
+    /// Whether the AI may issue its next command now (ticking the wait while not held).
+    fn allows(&mut self, time: &Time) -> bool {
+        if !self.hurry && !self.held && self.timer.tick(time.delta()).is_finished() {
+            self.ripe = true;
+        }
+        self.hurry || (self.ripe && !self.held)
     }
 }
 
@@ -113,45 +136,69 @@ pub struct Decision {
     pub fallback: Option<(Command, Rejection)>,
 }
 
+/// Where a decision goes: the battle's command queue, and the reports that read it.
+#[derive(bevy::ecs::system::SystemParam)]
+struct DecisionOut<'w> {
+    fallbacks: ResMut<'w, AiFallbacks>,
+    explanations: Option<ResMut<'w, Explanations>>,
+    commands: MessageWriter<'w, IssueCommand>,
+    explained: MessageWriter<'w, AiExplained>,
+}
+
+impl DecisionOut<'_> {
+    fn issue(&mut self, b: &Battle, creature: CreatureId, d: Decision) {
+        self.fallbacks.record(creature, d.fallback);
+        if let Some(why) = d.explanation {
+            if let Some(ex) = self.explanations.as_mut() {
+                ex.0.push((b.log().len(), why.clone()));
+            }
+            self.explained.write(AiExplained(why));
+        }
+        self.commands.write(IssueCommand { creature, command: d.command });
+    }
+}
+
 #[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it reads
 fn ai_decide(
     battle: Option<Res<ActiveBattle>>,
     profiles: Option<Res<SideProfiles>>,
-    explanations: Option<ResMut<Explanations>>,
-    mut fallbacks: ResMut<AiFallbacks>,
-    mut out: MessageWriter<IssueCommand>,
-    mut explained: MessageWriter<AiExplained>,
-    pace: Option<ResMut<AiPace>>,
+    mut out: DecisionOut,
+    mut thinking: ResMut<Thinking>,
+    mut pace: Option<ResMut<AiPace>>,
     time: Option<Res<Time>>,
     clock: Option<ResMut<AiClock>>,
     unread: Option<Res<ReasonsUnread>>,
 ) {
-    let Some(battle) = battle else { return };
-    let Some((creature, window)) = battle.awaiting_from(Controller::Ai) else { return };
-    if let (Some(mut pace), Some(time)) = (pace, time)
-        && !pace.hurry
-        && (pace.held || !pace.timer.tick(time.delta()).is_finished())
-    {
+    let awaited = battle.as_ref().and_then(|b| b.awaiting_from(Controller::Ai));
+    let (Some(battle), Some((creature, window))) = (battle, awaited) else {
+        thinking.clear();
         return;
-    }
+    };
     let b = &battle.battle;
     let side = b.fighter(creature).side;
     let name = profiles.as_ref().and_then(|p| p.0.get(side).cloned().flatten());
     let profile = profile_for(b, creature, name.as_deref());
-    let started = clock.is_some().then(std::time::Instant::now);
     let reasons = if unread.is_some() { Reasons::Unread } else { Reasons::Shown };
-    let d = decision(b, creature, window, &profile, reasons);
+    let started = clock.is_some().then(std::time::Instant::now);
+    let d = match (pace.as_deref_mut(), time) {
+        (Some(pace), Some(time)) if pace.aside => {
+            let think = move |b: Battle| decision(&b, creature, window, &profile, reasons);
+            thinking.ask(b, creature, window, time.elapsed(), think);
+            let allowed = pace.allows(&time);
+            thinking.answer(allowed)
+        }
+        (Some(pace), Some(time)) => pace.allows(&time).then(|| decision(b, creature, window, &profile, reasons)),
+        _ => Some(decision(b, creature, window, &profile, reasons)),
+    };
     if let (Some(mut clock), Some(t)) = (clock, started) {
         clock.0 += t.elapsed();
     }
-    fallbacks.record(creature, d.fallback);
-    if let Some(why) = d.explanation {
-        if let Some(mut ex) = explanations {
-            ex.0.push((b.log().len(), why.clone()));
+    if let Some(d) = d {
+        if let Some(pace) = pace.as_deref_mut() {
+            pace.ripe = false;
         }
-        explained.write(AiExplained(why));
+        out.issue(b, creature, d);
     }
-    out.write(IssueCommand { creature, command: d.command });
 }
 
 /// The profile a creature plays with: `name` if given, else its own, from the battle's

@@ -520,10 +520,17 @@ fn update_panel(
     }
 }
 
+/// How long the AI thinks before the banner says so: the planner's ordinary decisions take a
+/// few milliseconds and should not flash a line.
+const THINKING_SHOWN_AFTER: std::time::Duration = std::time::Duration::from_millis(400);
+
+#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it reads
 fn update_banner(
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
     notice: Res<Notice>,
+    thinking: Option<Res<crate::ai::Thinking>>,
+    time: Res<Time>,
     fate: Res<super::fate::FateChoice>,
     mut text: Query<(&mut Text, &ChildOf), With<BannerText>>,
     mut visibility: Query<&mut Visibility>,
@@ -574,6 +581,17 @@ fn update_banner(
             ),
             WindowKind::Fate => String::new(),
         };
+    }
+    // A look-ahead can think for a noticeable while (on a large field, a good part of a second):
+    // say so rather than look stuck. Only the side is named, which the turn order tells anyway.
+    if let Some((creature, since)) = thinking.as_ref().and_then(|t| t.thinking())
+        && time.elapsed().saturating_sub(since) > THINKING_SHOWN_AFTER
+        && b.outcome().is_none()
+    {
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(&format!("{} is thinking...", b.sides()[b.fighter(creature).side].name));
     }
     if !notice.0.is_empty() {
         if !out.is_empty() {
