@@ -49,8 +49,9 @@ impl Thinking {
         self.pending = None;
     }
 
-    /// Ask about `creature` in `battle` unless that very question is already out (an answer to
-    /// another battle or an older state is dropped, its thread's work with it).
+    /// Ask about `creature` in `battle` unless that very question is already out. The question
+    /// about another battle or an older state is dropped: a task not yet started never runs,
+    /// one running finishes on its thread and its answer is thrown away.
     pub(super) fn ask(
         &mut self,
         battle: &Battle,
