@@ -371,6 +371,9 @@ fn ai_battle_log(level: &str, text: &str, pace: Option<bool>, swap: bool) -> Vec
     }
     let b = &app.world().resource::<ActiveBattle>().battle;
     assert!(b.outcome().is_some(), "the battle ended");
+    // A command meant for the other battle would have been refused here, leaving no event.
+    assert_eq!(app.world().resource::<Rejections>().ai, 0, "no AI command refused");
+    assert_eq!(app.world().resource::<meshal_tactics::ai::AiFallbacks>().count, 0);
     b.log().to_vec()
 }
 

@@ -78,7 +78,9 @@ impl AiPace {
 
     /// Whether the AI may issue its next command now (ticking the wait while not held).
     fn allows(&mut self, time: &Time) -> bool {
-        if !self.hurry && !self.held && self.timer.tick(time.delta()).is_finished() {
+        // Once ripe the wait stops: an answer that took longer than the pace leaves the next
+        // wait whole.
+        if !self.hurry && !self.held && !self.ripe && self.timer.tick(time.delta()).is_finished() {
             self.ripe = true;
         }
         self.hurry || (self.ripe && !self.held)
@@ -172,6 +174,9 @@ fn ai_decide(
     let awaited = battle.as_ref().and_then(|b| b.awaiting_from(Controller::Ai));
     let (Some(battle), Some((creature, window))) = (battle, awaited) else {
         thinking.clear();
+        if let Some(pace) = pace.as_deref_mut() {
+            pace.ripe = false;
+        }
         return;
     };
     let b = &battle.battle;
@@ -182,8 +187,7 @@ fn ai_decide(
     let started = clock.is_some().then(std::time::Instant::now);
     let d = match (pace.as_deref_mut(), time) {
         (Some(pace), Some(time)) if pace.aside => {
-            let think = move |b: Battle| decision(&b, creature, window, &profile, reasons);
-            thinking.ask(b, creature, window, time.elapsed(), think);
+            thinking.ask(b, (creature, window), &profile, reasons, time.elapsed());
             let allowed = pace.allows(&time);
             thinking.answer(allowed)
         }

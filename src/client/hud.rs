@@ -584,9 +584,10 @@ fn update_banner(
     }
     // A look-ahead can think for a noticeable while (on a large field, a good part of a second):
     // say so rather than look stuck. Only the side is named, which the turn order tells anyway.
+    // A question left from another battle names nobody here.
     if let Some((creature, since)) = thinking.as_ref().and_then(|t| t.thinking())
+        && b.awaiting().is_some_and(|(awaited, _)| awaited == creature)
         && time.elapsed().saturating_sub(since) > THINKING_SHOWN_AFTER
-        && b.outcome().is_none()
     {
         if !out.is_empty() {
             out.push('\n');
