@@ -1,11 +1,11 @@
 //! The side panel (battle state, the creature in turn, what is under the cursor with attack
-//! odds, controls), the log strip, and the banner for prompts, refusals and the outcome.
+//! odds, controls) and the log strip; the banner is `banner.rs`.
 
 use super::card::{creature_card, pools};
 use super::input::{Choice, Hover, Intent, player_awaited};
 use super::screens::{BattlePhase, OnBattleScreen, Screen};
 use super::{Notice, PANEL_WIDTH, Viewer, shown_creature_at};
-use crate::battle::{ActiveBattle, AiExplained, Battle, Command, CreatureId, Explanation, Outcome, WindowKind};
+use crate::battle::{ActiveBattle, AiExplained, Battle, Command, CreatureId, Explanation, WindowKind};
 use crate::rules::facing::{Actor, sector_for};
 use crate::rules::grid::{Pos, footprint_distance};
 use crate::rules::los::sight_line;
@@ -23,7 +23,7 @@ pub fn plugin(app: &mut App) {
         .add_systems(OnExit(BattlePhase::Paused), |mut hud: Query<&mut Visibility, With<HudRoot>>| {
             hud.iter_mut().for_each(|mut v| *v = Visibility::Inherited)
         })
-        .add_systems(Update, (keep_reasons, update_panel, update_banner).chain().in_set(OnBattleScreen))
+        .add_systems(Update, (keep_reasons, update_panel).chain().in_set(OnBattleScreen))
         .add_systems(
             Update,
             (
@@ -84,9 +84,6 @@ struct PanelText;
 /// The panel and the log strip.
 #[derive(Component)]
 pub(super) struct HudRoot;
-
-#[derive(Component)]
-struct BannerText;
 
 /// The panel's "End turn" button: mouse-only play needs no key.
 #[derive(Component, Clone, Copy)]
@@ -252,19 +249,6 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindi
         },
         BackgroundColor(Color::srgba(0.07, 0.08, 0.1, 0.94)),
         children![(Text::new(""), font(13.0), TextColor(Color::srgb(0.9, 0.9, 0.88)), PanelText)],
-    ));
-    commands.spawn((
-        DespawnOnExit(Screen::Battle),
-        Node {
-            position_type: PositionType::Absolute,
-            left: px(10),
-            top: px(8),
-            max_width: px(1280.0 - PANEL_WIDTH - 20.0),
-            padding: UiRect::axes(px(10), px(4)),
-            ..default()
-        },
-        BackgroundColor(Color::srgba(0.0, 0.0, 0.0, 0.6)),
-        children![(Text::new(""), font(15.0), TextColor(Color::srgb(1.0, 0.92, 0.6)), BannerText)],
     ));
 }
 
@@ -517,94 +501,5 @@ fn update_panel(
     let out = plain(&out);
     if text.0 != out {
         text.0 = out;
-    }
-}
-
-/// How long the AI thinks before the banner says so: the planner's ordinary decisions take a
-/// few milliseconds and should not flash a line.
-const THINKING_SHOWN_AFTER: std::time::Duration = std::time::Duration::from_millis(400);
-
-#[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it reads
-fn update_banner(
-    battle: Res<ActiveBattle>,
-    viewer: Res<Viewer>,
-    notice: Res<Notice>,
-    thinking: Option<Res<crate::ai::Thinking>>,
-    time: Res<Time>,
-    fate: Res<super::fate::FateChoice>,
-    mut text: Query<(&mut Text, &ChildOf), With<BannerText>>,
-    mut visibility: Query<&mut Visibility>,
-) {
-    let Ok((mut text, parent)) = text.single_mut() else { return };
-    let b = &battle.battle;
-    let mut out = String::new();
-    if let Some(o) = b.outcome() {
-        out = match o {
-            Outcome::Victory { side, reason } => format!("{side} wins: {reason}"),
-            Outcome::Draw { reason } => format!("Draw: {reason}"),
-        };
-    } else if let Some((_, Some(WindowKind::Fate))) = player_awaited(&battle, &viewer) {
-        out = super::fate::prompt(b, &fate).unwrap_or_default();
-    } else if let Some((me, Some(kind))) = player_awaited(&battle, &viewer)
-        && let Some(w) = b.window_preview()
-    {
-        let attacker = b.fighter(w.attacker).name.clone();
-        let f = b.fighter(me);
-        out = match kind {
-            WindowKind::Defense => {
-                let roll = w.damage_if_taken.map_or(String::new(), |after| format!(": {after} damage coming"));
-                let mut lines = vec![format!("{attacker} attacks {} with {}{roll}. Defend?", f.name, w.weapon)];
-                for d in &w.attack.defenses {
-                    let key = match d.defense {
-                        crate::rules::attack::Defense::Block => "B",
-                        crate::rules::attack::Defense::Dodge => "D",
-                        crate::rules::attack::Defense::Resist => "R",
-                    };
-                    lines.push(match &d.allowed {
-                        Ok(()) => format!(
-                            "  {key}  {:?}: {} dice, {} AP - prevents {:.1} on average",
-                            d.defense,
-                            d.dice,
-                            d.ap,
-                            w.expected_prevented(d)
-                        ),
-                        Err(why) => format!("     {:?} not allowed: {}", d.defense, why),
-                    });
-                }
-                let taken = w.damage_if_taken.map_or("the attack".to_string(), |after| format!("{after} damage"));
-                lines.push(format!("  N  take it ({taken}), keeping {} AP", f.ap));
-                lines.join("\n")
-            }
-            WindowKind::BeforeAttack => format!(
-                "{attacker} attacks {}. Click a square to Quick Step away, K to counter-attack, N to let it come",
-                f.name
-            ),
-            WindowKind::Fate => String::new(),
-        };
-    }
-    // A look-ahead can think for a noticeable while (on a large field, a good part of a second):
-    // say so rather than look stuck. Only the side is named, which the turn order tells anyway.
-    // A question left from another battle names nobody here.
-    if let Some((creature, since)) = thinking.as_ref().and_then(|t| t.thinking())
-        && b.awaiting().is_some_and(|(awaited, _)| awaited == creature)
-        && time.elapsed().saturating_sub(since) > THINKING_SHOWN_AFTER
-    {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&format!("{} is thinking...", b.sides()[b.fighter(creature).side].name));
-    }
-    if !notice.0.is_empty() {
-        if !out.is_empty() {
-            out.push('\n');
-        }
-        out.push_str(&notice.0);
-    }
-    let out = plain(&out);
-    if text.0 != out {
-        text.0 = out;
-    }
-    if let Ok(mut v) = visibility.get_mut(parent.parent()) {
-        v.set_if_neq(if text.0.is_empty() { Visibility::Hidden } else { Visibility::Inherited });
     }
 }

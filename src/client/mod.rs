@@ -9,6 +9,7 @@
 
 mod actions;
 mod art;
+mod banner;
 mod bends;
 mod bindings;
 mod board;
@@ -112,6 +113,7 @@ pub fn plugin(app: &mut App) {
             input::plugin,
             overlay::plugin,
             hud::plugin,
+            banner::plugin,
             log::plugin,
             items::plugin,
             fate::plugin,
