@@ -368,6 +368,14 @@ fn the_look_ahead_stops_at_its_work_budget() {
     assert!(big.lines()[0].contains(&format!("{} of 16 play-outs each", big.playouts)), "{:?}", big.lines());
     let again = report(&b, c);
     assert_eq!((again.playouts, again.work, again.chosen), (big.playouts, big.work, big.chosen));
+    // A profile whose one round of play-outs takes more than half the budget there (eight
+    // commands over three rounds) plays that round only and keeps the planner's choice.
+    let mut heavy = expert.clone();
+    (heavy.look_ahead.candidates, heavy.look_ahead.rounds) = (8, 3);
+    let one = ai::decide_with(&b, c, None, &heavy).1.and_then(|w| w.look_ahead).expect("looked ahead");
+    assert_eq!((one.playouts, one.chosen), (1, 0), "work {}", one.work);
+    assert!(one.work > ai::LOOK_AHEAD_WORK_BUDGET / 2, "{}", one.work);
+    assert!(one.lines().last().unwrap().contains("too few to judge"), "{:?}", one.lines());
     let (b, c) = first_turn_of_round_two("skirmish", include_str!("../levels/skirmish.level.ron"));
     let small = report(&b, c);
     assert_eq!(small.playouts, 16);

@@ -43,8 +43,10 @@ const MAX_PLAYOUT_DECISIONS: usize = 400;
 /// decision anywhere.
 pub const WORK_BUDGET: u64 = 60_000;
 
-/// Play-outs every candidate gets whatever the budget: two give the paired difference a
-/// standard error.
+/// Play-outs a candidate needs before the look-ahead may overrule the planner: two give the
+/// paired difference a standard error. When the first round of play-outs alone takes more
+/// than half the budget (a field far larger than the great field), no second round is played
+/// and the planner's choice stands: the look-ahead then costs one round, not two.
 const MIN_PLAYOUTS: u32 = 2;
 
 pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) -> (Command, Option<Explanation>) {
@@ -79,7 +81,7 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
     let mut replies = Vec::new();
     let mut work = 0;
     let mut playouts = 0;
-    while playouts < look.rollouts && (playouts < MIN_PLAYOUTS || work + work / u64::from(playouts) <= WORK_BUDGET) {
+    while playouts < look.rollouts && (playouts == 0 || work + work / u64::from(playouts) <= WORK_BUDGET) {
         let belief = b.belief_of(side, mix(b.seed(), seen, u64::from(me), u64::from(playouts)));
         for (i, first) in candidates.iter().enumerate() {
             let mut copy = belief.clone();
@@ -105,7 +107,9 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
         let var = d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
         mean - MARGIN - f64::from(look.doubt) / 10.0 * (var / n).sqrt()
     };
+    let judged = playouts >= MIN_PLAYOUTS.min(look.rollouts);
     let chosen = (1..candidates.len())
+        .filter(|_| judged)
         .map(|i| (clear_gain(i), i))
         .filter(|(gain, _)| *gain > 0.0)
         .max_by(|a, b| a.0.total_cmp(&b.0))

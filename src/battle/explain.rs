@@ -73,6 +73,9 @@ impl LookAheadReport {
             lines.push(format!("{mark} {command}: {ahead:+.1} dice ahead after the replies ({replies})"));
         }
         lines.push(match (self.chosen, self.candidates.first(), self.candidates.get(self.chosen)) {
+            (0, _, _) if self.playouts < 2 && self.planned >= 2 => {
+                "kept the planner's choice: its work budget allowed one play-out each, too few to judge".into()
+            }
             (0, _, _) => "kept the planner's choice: no other did clearly better".into(),
             (_, Some(planned), Some(chosen)) => format!(
                 "changed its mind: {} keeps {:.1} dice more than {} once the opponents reply",
