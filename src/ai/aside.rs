@@ -43,7 +43,6 @@ struct Worker {
 }
 
 /// What a question was asked about: an answer counts only for the same question.
-#[derive(PartialEq)]
 struct Question {
     creature: CreatureId,
     window: Option<WindowKind>,
@@ -89,6 +88,21 @@ impl Thinking {
         now: Duration,
     ) {
         let log = battle.log();
+        // Asked again every frame while it thinks: compared in place, cloned only when new.
+        let same = self.pending.as_ref().map(|p| &p.question).is_some_and(|q| {
+            q.creature == creature
+                && q.window == window
+                && q.reasons == reasons
+                && q.len == log.len()
+                && q.first.as_ref() == log.first()
+                && q.last.as_ref() == log.last()
+                && q.profile == *profile
+        });
+        if same {
+            return;
+        }
+        // The old question goes first, so that no answer of its is issued for this one.
+        self.pending = None;
         let question = Question {
             creature,
             window,
@@ -98,9 +112,6 @@ impl Thinking {
             last: log.last().cloned(),
             len: log.len(),
         };
-        if self.pending.as_ref().is_some_and(|p| p.question == question) {
-            return;
-        }
         let (reply, answers) = mpsc::sync_channel(1);
         let (copy, profile) = (battle.clone(), profile.clone());
         let think = move || super::decision(&copy, creature, window, &profile, reasons);
