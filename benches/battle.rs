@@ -202,5 +202,63 @@ fn look_ahead_great_field(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, commands, whole_battles, ai_decisions, overlay_queries, look_ahead_great_field);
+/// A level at the validator's limits: an open 256×256 field, 256 fighters a side in two
+/// ranks, the sides `gap` rows apart.
+fn field_at_the_limits(gap: i32) -> meshal_tactics::level::LoadedLevel {
+    let side = 256;
+    let rows: Vec<String> = (0..side)
+        .map(|y| {
+            let row: String =
+                (0..side).map(|x| if x == 0 || y == 0 || x == side - 1 || y == side - 1 { '#' } else { '.' }).collect();
+            format!("\"{row}\"")
+        })
+        .collect();
+    let mut creatures = Vec::new();
+    for (name, y0, facing) in [("North", 100, "S"), ("South", 100 + gap, "N")] {
+        for i in 0..256 {
+            let (x, y) = (2 + (i % 126) * 2, y0 + (i / 126) * 2);
+            creatures.push(format!(
+                r#"(name: "{name} {i}", template: "human_fighter", side: "{name}", at: ({x}, {y}), facing: {facing})"#
+            ));
+        }
+    }
+    let text = format!(
+        r#"(name: "limits", map: [{}], legend: {{ '.': "floor", '#': "wall" }},
+            terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true) }},
+            sides: [(name: "North"), (name: "South")], creatures: [{}])"#,
+        rows.join(","),
+        creatures.join(",")
+    );
+    parse_level("limits", &text, builtin_compendium()).unwrap()
+}
+
+/// `normal` at the validator's limits (512 creatures on 256×256): a decision of a searcher
+/// whose side sees no foe yet (the sides 120 rows apart: its side's view, 256 fields of view),
+/// and one in the thick of it (20 rows apart, second round: 256 foes' threats).
+fn decisions_at_the_limits(c: &mut Criterion) {
+    let mut g = c.benchmark_group("normal_at_the_limits_512_on_256x256");
+    g.sample_size(10);
+    for (name, gap, round) in [("searching_decision", 120, 1), ("in_contact_decision", 20, 2)] {
+        let l = field_at_the_limits(gap);
+        let mut b = Battle::new(&l, builtin_compendium(), 1).unwrap();
+        while b.round() < round || b.awaiting().unwrap().1.is_some() {
+            let (c, w) = b.awaiting().unwrap();
+            let cmd = ai::decide(&b, c, w);
+            b.submit(c, cmd).unwrap();
+        }
+        let (who, _) = b.awaiting().unwrap();
+        g.bench_function(name, |bn| bn.iter(|| black_box(ai::decide(&b, who, None))));
+    }
+    g.finish();
+}
+
+criterion_group!(
+    benches,
+    commands,
+    whole_battles,
+    ai_decisions,
+    overlay_queries,
+    look_ahead_great_field,
+    decisions_at_the_limits
+);
 criterion_main!(benches);

@@ -181,8 +181,9 @@ fn walks_into_reach(b: &Battle, enemy: &Fighter, at: Pos, range: i32, moves: i32
     walk_field(b, enemy).cost_steps(at).is_some_and(|steps| steps - 1.5 * f64::from(range) <= budget)
 }
 
-/// What a kept walking field was worked out for: the terrain, the walker and where it stood.
-/// Compared field by field (asked for every square weighed, so no hashing on the way).
+/// What a kept walking field was worked out for: the terrain, the walker, where it stood and
+/// how far out it was searched. Compared field by field (asked for every square weighed, so no
+/// hashing on the way).
 #[derive(PartialEq)]
 struct WalkKey {
     map: u64,
@@ -191,6 +192,7 @@ struct WalkKey {
     enemy: CreatureId,
     origin: Pos,
     speed: i32,
+    bound: u32,
 }
 
 /// Enemies' walking fields kept while they stand still: every decision of a round asks again.
@@ -200,9 +202,17 @@ thread_local! {
     static WALKS: RefCell<Vec<(WalkKey, Rc<MoveField>)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// The walking costs of `enemy` from where it stands over the whole map (creatures ignored:
-/// they move), kept while it stands there on this map.
+/// The walking costs of `enemy` from where it stands (creatures ignored: they move), kept while
+/// it stands there on this map: out to the farthest any of its blows could need
+/// (`walks_into_reach`: a whole turn's moves beside the blow, plus 1.5 steps a square of
+/// reach), not over the whole map. The answers are the same; the search is not: on a 256×256
+/// field of 256 against 256 a whole-map search per enemy was three quarters of a decision.
 fn walk_field(b: &Battle, enemy: &Fighter) -> Rc<MoveField> {
+    let bound = striking_weapons(enemy)
+        .filter(|w| !w.weapon.range.ranged)
+        .map(|w| enemy.walk_quarters(enemy.moves_beside(w)) + 6 * w.weapon.range.max.max(0) as u32)
+        .max()
+        .unwrap_or(0);
     let found = WALKS.with_borrow(|w| {
         w.iter()
             .find(|(k, _)| {
@@ -210,6 +220,7 @@ fn walk_field(b: &Battle, enemy: &Fighter) -> Rc<MoveField> {
                     && k.enemy == enemy.id
                     && k.origin == enemy.origin
                     && k.speed == enemy.speed
+                    && k.bound == bound
                     && k.seed == b.seed()
                     && k.level == b.level_file()
             })
@@ -218,7 +229,7 @@ fn walk_field(b: &Battle, enemy: &Fighter) -> Rc<MoveField> {
     if let Some(hit) = found {
         return hit;
     }
-    let field = Rc::new(b.journey_costs(enemy.id, enemy.origin));
+    let field = Rc::new(b.journey_costs_within(enemy.id, enemy.origin, bound));
     let key = WalkKey {
         map: b.map().fingerprint(),
         seed: b.seed(),
@@ -226,6 +237,7 @@ fn walk_field(b: &Battle, enemy: &Fighter) -> Rc<MoveField> {
         enemy: enemy.id,
         origin: enemy.origin,
         speed: enemy.speed,
+        bound,
     };
     WALKS.with_borrow_mut(|w| {
         if w.len() >= WALKS_KEPT {
@@ -365,5 +377,44 @@ mod tests {
         assert!(both > 60, "a sword walking two moves covers a wide ring: {both}");
         assert!(engine(Pos::new(16, 4)) && !engine(Pos::new(17, 4)), "7.5 steps walked, then reach 1");
         assert!(margin < both, "the margin is a rim, not another ring: {margin}");
+    }
+    // RULES: MOVE-E1 — whether a foe walks into reach of a square around walls is the same from
+    // the walking field searched out to its blow's farthest need as from the whole map's: on a
+    // winding map wider than that bound, every square, for each of its melee weapons.
+    #[test]
+    fn the_bounded_walk_answers_as_the_whole_map() {
+        let mut rows = vec!["W".repeat(40)];
+        for y in 1..11 {
+            let row: String = (0..40)
+                .map(|x| if x == 0 || x == 39 || (x % 6 == 3 && (y + x / 6) % 3 != 0) { 'W' } else { '.' })
+                .collect();
+            rows.push(row);
+        }
+        rows.push("W".repeat(40));
+        let rows: Vec<&str> = rows.iter().map(String::as_str).collect();
+        let b = battle(
+            &rows,
+            r#"(name: "Me", template: "human_fighter", side: "Us", at: (1, 1), facing: E),
+               (name: "Brute", template: "human_spearman", side: "Them", at: (20, 5), facing: W)"#,
+        );
+        let enemy = b.fighter(1);
+        let whole = b.journey_costs(enemy.id, enemy.origin);
+        let bounded = walk_field(&b, enemy);
+        let mut near = 0;
+        for w in striking_weapons(enemy).filter(|w| !w.weapon.range.ranged) {
+            let (range, moves) = (w.weapon.range.max, enemy.moves_beside(w));
+            for y in 0..12 {
+                for x in 0..40 {
+                    let at = Pos::new(x, y);
+                    let budget = f64::from(enemy.walk_quarters(moves)) / 4.0;
+                    let by_whole = whole.cost_steps(at).is_some_and(|s| s - 1.5 * f64::from(range) <= budget);
+                    assert_eq!(walks_into_reach(&b, enemy, at, range, moves), by_whole, "{at:?} with {}", w.key);
+                    near += usize::from(by_whole);
+                }
+            }
+        }
+        assert!(near > 0, "some squares are in its reach");
+        assert!(bounded.cost_steps(Pos::new(1, 1)).is_none(), "the far corner is past the bound");
+        assert!(whole.cost_steps(Pos::new(1, 1)).is_some(), "but walkable");
     }
 }

@@ -5,8 +5,9 @@ use super::state::*;
 use super::types::*;
 use crate::rules::facing::{Actor, Sector, sector_for};
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
-use crate::rules::los::{BlindSide, clear_line, field_of_view_into};
+use crate::rules::los::{BlindSide, clear_line};
 use crate::rules::senses::{Sense, smell_reaches};
+use crate::rules::view_memo::field_of_view_kept;
 
 impl Battle {
     /// Does `viewer` perceive `target` right now (PERC-E2)?
@@ -349,7 +350,6 @@ impl Battle {
 
     fn squares_in_view(&self, side: usize, turning: bool) -> Vec<bool> {
         let mut seen = vec![false; (self.map.width() * self.map.height()) as usize];
-        let mut fov = Vec::new();
         for m in self.creatures.iter().filter(|m| m.side == side && m.can_act()) {
             let blind = (self.ruleset.facing && !turning)
                 .then_some(BlindSide { facing: m.facing, arcs: self.ruleset.facing_arcs });
@@ -360,8 +360,9 @@ impl Battle {
                 if vision == 0 {
                     continue;
                 }
-                field_of_view_into(&self.map, eye, vision, blind, &mut fov);
-                for &p in &fov {
+                // Remembered: a searcher asks for its side's view at every decision, and only
+                // the creature that moved since sees anything new.
+                for &p in field_of_view_kept(&self.map, eye, vision, blind).iter() {
                     if m.senses.darkvision || !self.map.terrain(p).dark {
                         seen[self.map.index(p)] = true;
                     }

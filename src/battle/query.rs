@@ -14,7 +14,7 @@ use crate::rules::dice::DicePoints;
 use crate::rules::flow::flee_difficulty;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::los::{clear_line, line_of_effect};
-use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, cost_field_from, reachable};
+use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, cost_field_from, cost_field_within, reachable};
 use crate::rules::posture::Posture;
 
 /// One defense a target may roll against an attack.
@@ -255,6 +255,13 @@ impl Battle {
     pub fn journey_costs(&self, id: CreatureId, from: Pos) -> MoveField {
         let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
         cost_field(&self.map, None, &walker, from)
+    }
+
+    /// `journey_costs` out to `budget` quarter steps only (squares farther are unreached): "could
+    /// it walk there within so much?", searched over the squares that budget covers.
+    pub fn journey_costs_within(&self, id: CreatureId, from: Pos, budget: u32) -> MoveField {
+        let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
+        cost_field_within(&self.map, None, &walker, from, budget)
     }
 
     /// Walking costs over the whole map for this creature's footprint from `from`, standing,

@@ -337,7 +337,7 @@ fn fov_table() -> &'static FovTable {
 
 /// Which squares are hidden by a viewer's blind side (FACE-4, PERC-5): the rear, with boundaries
 /// decided for the perceiver (FACE-E2). Adjacent squares are always perceived (PERC-E2).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct BlindSide {
     pub facing: Facing,
     pub arcs: FacingArcs,

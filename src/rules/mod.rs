@@ -27,5 +27,6 @@ pub mod posture;
 pub mod ruleset;
 pub mod seconds;
 pub mod senses;
+pub mod view_memo;
 
 pub use ruleset::Ruleset;

@@ -521,6 +521,21 @@ pub fn cost_field(map: &GridMap, occupancy: Option<&[Occupant]>, mover: &Mover, 
     search(map, occupancy, mover, origin, None)
 }
 
+/// Cheapest cost from `origin` to every square within `budget` quarter steps (the others
+/// unreached): `cost_field` where only the near squares matter, searching a window of the map
+/// instead of all of it (a 256×256 map is 65,536 squares; a turn's walk covers a few hundred).
+/// Every cost it gives is the unbounded search's: a square's cheapest path passes only squares
+/// cheaper than it, all of which the bounded search expands.
+pub fn cost_field_within(
+    map: &GridMap,
+    occupancy: Option<&[Occupant]>,
+    mover: &Mover,
+    origin: Pos,
+    budget: u32,
+) -> MoveField {
+    search(map, occupancy, mover, origin, Some(budget))
+}
+
 /// Cheapest cost to every square of the map from the nearest of `origins`, with no budget (for
 /// AI planning: "how far is the nearest square from which I could strike?"). Costs are of moving
 /// out from the origins, which on symmetric terrain equals moving toward them.
