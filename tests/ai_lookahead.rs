@@ -382,3 +382,44 @@ fn the_look_ahead_stops_at_its_work_budget() {
     assert!(small.work <= ai::LOOK_AHEAD_WORK_BUDGET, "{}", small.work);
     assert!(small.lines()[0].contains("(16 play-outs each"), "{:?}", small.lines());
 }
+
+// Issue 9: on a field where even one decision a creature a round would make one round of
+// play-outs weigh more than half the work budget (128 creatures in sight of each other: 3
+// commands × 128 × 128 for `hard`), the look-ahead plays nothing out — that round would only
+// be set aside as too few to judge — and the planner's choice stands, said so.
+#[test]
+fn on_a_crowded_field_the_look_ahead_leaves_the_choice_to_the_planner() {
+    let mut map = vec!["W".repeat(70)];
+    for _ in 0..20 {
+        map.push(format!("W{}W", ".".repeat(68)));
+    }
+    map.push("W".repeat(70));
+    let mut creatures = Vec::new();
+    for (side, y, facing) in [("AI", 4, "S"), ("Foe", 12, "N")] {
+        for i in 0..64 {
+            let (x, y) = (2 + (i % 32) * 2, y + (i / 32) * 2);
+            creatures.push(format!(
+                r#"(name: "{side} {i}", template: "human_fighter", side: "{side}", at: ({x}, {y}), facing: {facing})"#
+            ));
+        }
+    }
+    let b = level(&map, &creatures.join(", "));
+    let (c, w) = b.awaiting().unwrap();
+    assert!(w.is_none() && b.fighter(c).side == 0, "an AI creature's turn");
+    let (command, why) = ai::decide_with(&b, c, None, &profile("hard"));
+    let report = why.and_then(|w| w.look_ahead).expect("the look-ahead's account");
+    assert_eq!((report.playouts, report.work, report.chosen), (0, 0, 0));
+    assert_eq!(command, ai::decide_with(&b, c, None, &profile("normal")).0, "the planner's choice");
+    assert!(report.lines()[0].starts_with("did not look ahead"), "{:?}", report.lines());
+    // A quarter of the field (32 creatures) is looked ahead on as before.
+    let small = level(&map, &creatures.iter().filter(|c| few_index(c) < 16).cloned().collect::<Vec<_>>().join(", "));
+    let (c, _) = small.awaiting().unwrap();
+    let report = ai::decide_with(&small, c, None, &profile("hard")).1.and_then(|w| w.look_ahead).expect("looked ahead");
+    assert_eq!(report.playouts, 8, "all 8 play-outs");
+}
+
+/// The number in a test creature's name ("AI 12" → 12).
+fn few_index(creature: &str) -> usize {
+    let name = creature.split('"').nth(1).unwrap_or_default();
+    name.rsplit(' ').next().and_then(|n| n.parse().ok()).unwrap_or(usize::MAX)
+}

@@ -57,6 +57,11 @@ impl LookAheadReport {
     /// The account in sentences: what it played out, what it expects in reply, and whether
     /// that changed the planner's choice.
     pub fn lines(&self) -> Vec<String> {
+        if self.playouts == 0 {
+            return vec![
+                "did not look ahead: on a field of so many creatures one round of its play-outs would be over its work budget; kept the planner's choice".into(),
+            ];
+        }
         let horizon = match self.rounds {
             0 | 1 => "to its next turn".to_string(),
             2 => "over 2 rounds, to its turn after next".to_string(),
