@@ -82,13 +82,16 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
     let mut work = 0;
     let mut playouts = 0;
     let mut belief = b.belief_of(side, mix(b.seed(), seen, u64::from(me), 0));
-    // Every creature standing decides at least once a round in a play-out, each decision
-    // charged the creatures standing: on a field where even that makes one round of play-outs
-    // more than half the budget, the first round would be played only to be set aside (too few
-    // to judge, below), so none is (512 creatures: a `hard` decision 1.06 s → the planner's).
-    let standing = belief.creatures().iter().filter(|c| c.is_active()).count() as u64;
-    let least = candidates.len() as u64 * u64::from(rounds) * standing * standing;
-    let rollouts = if 2 * least > WORK_BUDGET { 0 } else { look.rollouts };
+    // A round of play-outs costs about one decision a round for every creature able to act,
+    // each decision charged the creatures standing. Where that estimate alone is over half the
+    // budget, the first round would almost surely be played only to be set aside (too few to
+    // judge, below: a profile that judges from one play-out is left to play it), so none is
+    // (512 creatures: a `hard` decision 1.06 s → the planner's at once). An estimate, not a
+    // bound: creatures falling or the battle ending within a play-out make a round cheaper.
+    let acting = belief.creatures().iter().filter(|c| c.can_act()).count() as u64;
+    let estimate = candidates.len() as u64 * u64::from(rounds) * acting * acting;
+    let crowded = look.rollouts >= MIN_PLAYOUTS && 2 * estimate > WORK_BUDGET;
+    let rollouts = if crowded { 0 } else { look.rollouts };
     while playouts < rollouts && (playouts == 0 || work + work / u64::from(playouts) <= WORK_BUDGET) {
         if playouts > 0 {
             belief = b.belief_of(side, mix(b.seed(), seen, u64::from(me), u64::from(playouts)));

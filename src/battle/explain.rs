@@ -59,7 +59,7 @@ impl LookAheadReport {
     pub fn lines(&self) -> Vec<String> {
         if self.playouts == 0 {
             return vec![
-                "did not look ahead: on a field of so many creatures one round of its play-outs would be over its work budget; kept the planner's choice".into(),
+                "did not look ahead: on a field of so many creatures one round of its play-outs would take over half its work budget, too few to judge; kept the planner's choice".into(),
             ];
         }
         let horizon = match self.rounds {

@@ -376,9 +376,9 @@ impl Battle {
                 }
                 // Remembered: a searcher asks for its side's view at every decision, and only
                 // the creature that moved since sees anything new.
-                for &p in field_of_view_kept(&self.map, eye, vision, blind).iter() {
-                    if m.senses.darkvision || !self.map.terrain(p).dark {
-                        seen[self.map.index(p)] = true;
+                for &i in field_of_view_kept(&self.map, eye, vision, blind).iter() {
+                    if m.senses.darkvision || !self.map.terrain(self.map.pos_of(i as usize)).dark {
+                        seen[i as usize] = true;
                     }
                 }
             }
