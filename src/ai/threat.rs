@@ -378,6 +378,7 @@ mod tests {
         assert!(engine(Pos::new(16, 4)) && !engine(Pos::new(17, 4)), "7.5 steps walked, then reach 1");
         assert!(margin < both, "the margin is a rim, not another ring: {margin}");
     }
+
     // RULES: MOVE-E1 — whether a foe walks into reach of a square around walls is the same from
     // the walking field searched out to its blow's farthest need as from the whole map's: on a
     // winding map wider than that bound, every square, for each of its melee weapons.
