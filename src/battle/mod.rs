@@ -24,6 +24,7 @@ mod fate;
 pub mod forced;
 mod hazard;
 pub mod items;
+mod journeys;
 mod mount;
 pub mod narrate;
 mod objects;

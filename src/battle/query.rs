@@ -14,7 +14,7 @@ use crate::rules::dice::DicePoints;
 use crate::rules::flow::flee_difficulty;
 use crate::rules::grid::{Footprint, Pos, footprint_distance};
 use crate::rules::los::{clear_line, line_of_effect};
-use crate::rules::movement::{MoveField, Mover, Occupant, cost_field, cost_field_from, cost_field_within, reachable};
+use crate::rules::movement::{MoveField, Mover, Occupant, reachable};
 use crate::rules::posture::Posture;
 
 /// One defense a target may roll against an attack.
@@ -189,7 +189,7 @@ impl Battle {
         self.occupancy_where(mover, |_| true)
     }
 
-    fn occupancy_where(&self, mover: CreatureId, counts: impl Fn(CreatureId) -> bool) -> Vec<Occupant> {
+    pub(super) fn occupancy_where(&self, mover: CreatureId, counts: impl Fn(CreatureId) -> bool) -> Vec<Occupant> {
         let me = &self.creatures[mover as usize];
         let mut occ = vec![Occupant::Free; (self.map.width() * self.map.height()) as usize];
         // GEN-1: the level's hold order walls the creature in; every move search honours it.
@@ -248,42 +248,6 @@ impl Battle {
     pub fn path_to(&self, id: CreatureId, at: Pos, sprint: bool) -> Option<Vec<Pos>> {
         let field = self.reachable(id, sprint).ok()?;
         (at != self.creatures[id as usize].origin && field.can_end_at(at)).then(|| field.path_to(at)).flatten()
-    }
-
-    /// Walking costs over the whole map for this creature's footprint from `from`, ignoring
-    /// creatures (they move) and posture: for planning journeys of several moves.
-    pub fn journey_costs(&self, id: CreatureId, from: Pos) -> MoveField {
-        let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
-        cost_field(&self.map, None, &walker, from)
-    }
-
-    /// `journey_costs` out to `budget` quarter steps only (squares farther are unreached): "could
-    /// it walk there within so much?", searched over the squares that budget covers.
-    pub fn journey_costs_within(&self, id: CreatureId, from: Pos, budget: u32) -> MoveField {
-        let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
-        cost_field_within(&self.map, None, &walker, from, budget)
-    }
-
-    /// Walking costs over the whole map for this creature's footprint from `from`, standing,
-    /// with the bodies its side knows of in its way (SPACE-9: those within a size of it) and
-    /// GEN-1's hold order, but not `lifted`. Standing creatures are left out as they move;
-    /// bodies do not, so a journey of several turns meets them where they lie ("would the way
-    /// open were this body lifted?").
-    pub fn journey_costs_past_bodies(&self, id: CreatureId, from: Pos, lifted: Option<CreatureId>) -> MoveField {
-        let side = self.creatures[id as usize].side;
-        let body = |o: CreatureId| {
-            Some(o) != lifted && self.creatures[o as usize].attrs.is_unconscious() && self.knows(side, o)
-        };
-        let occupancy = self.occupancy_where(id, body);
-        let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
-        cost_field(&self.map, Some(&occupancy), &walker, from)
-    }
-
-    /// Walking costs over the whole map for this creature's footprint from the nearest of
-    /// `origins` (creatures ignored, standing): "how far is it to the nearest of these squares?"
-    pub fn journey_costs_from(&self, id: CreatureId, origins: &[Pos]) -> MoveField {
-        let walker = Mover { posture: Posture::Standing, ..self.mover(id, false) };
-        cost_field_from(&self.map, None, &walker, origins)
     }
 
     /// The dice `creature` would roll for `defense` in `posture` (ATK-E3, POST-E1, shield).
