@@ -412,7 +412,9 @@ fn tracker_line(out: &mut String, b: &Battle, viewer: &Viewer, in_turn: Option<C
     else {
         return;
     };
-    let names: Vec<String> = order
+    let current = in_turn.and_then(|c| order.iter().position(|&o| o == c));
+    let (shown, before, after) = tracker_window(order.len(), current);
+    let names: Vec<String> = order[shown]
         .iter()
         .map(|&c| {
             let f = b.fighter(c);
@@ -429,7 +431,24 @@ fn tracker_line(out: &mut String, b: &Battle, viewer: &Viewer, in_turn: Option<C
             n
         })
         .collect();
-    let _ = writeln!(out, "Order: {}", names.join(" > "));
+    let more = |n: usize| if n > 0 { format!("({n} more) > ") } else { String::new() };
+    let tail = if after > 0 { format!(" > ({after} more)") } else { String::new() };
+    let _ = writeln!(out, "Order: {}{}{tail}", more(before), names.join(" > "));
+}
+
+/// At most this many names in the turn order: a level at the validator's limits has 512
+/// creatures, and their names ran the side panel far past the bottom of the window.
+const TRACKER_NAMES: usize = 16;
+
+/// Which of `len` turn-order entries the tracker names (the one in turn, `current`, with the
+/// two before it and those after), and how many it leaves out before and after.
+fn tracker_window(len: usize, current: Option<usize>) -> (std::ops::Range<usize>, usize, usize) {
+    if len <= TRACKER_NAMES {
+        return (0..len, 0, 0);
+    }
+    let start = current.unwrap_or(0).saturating_sub(2).min(len - TRACKER_NAMES);
+    let end = start + TRACKER_NAMES;
+    (start..end, start, len - end)
 }
 
 #[allow(clippy::too_many_arguments)] // a Bevy system: one parameter per resource it reads
@@ -501,5 +520,22 @@ fn update_panel(
     let out = plain(&out);
     if text.0 != out {
         text.0 = out;
+    }
+}
+
+#[cfg(test)]
+mod tracker_tests {
+    use super::{TRACKER_NAMES, tracker_window};
+
+    // The turn order (TIME-2) is named whole while it fits, around the one in turn after that.
+    #[test]
+    fn a_long_turn_order_is_named_around_the_creature_in_turn() {
+        assert_eq!(tracker_window(5, Some(3)), (0..5, 0, 0));
+        assert_eq!(tracker_window(TRACKER_NAMES, None), (0..TRACKER_NAMES, 0, 0));
+        assert_eq!(tracker_window(14, Some(13)), (0..14, 0, 0));
+        assert_eq!(tracker_window(512, None), (0..16, 0, 496));
+        assert_eq!(tracker_window(512, Some(1)), (0..16, 0, 496));
+        assert_eq!(tracker_window(512, Some(100)), (98..114, 98, 398));
+        assert_eq!(tracker_window(512, Some(511)), (496..512, 496, 0));
     }
 }
