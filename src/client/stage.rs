@@ -232,7 +232,14 @@ fn play_beats(
                 }
                 Beat::Show { creature, text, colour, flash } => {
                     if let Some(at) = centre_of(*creature) {
-                        spawn_popup(&mut commands, at.truncate(), text, Color::srgb(colour[0], colour[1], colour[2]));
+                        let width = b.map().width() as f32 * TILE;
+                        spawn_popup(
+                            &mut commands,
+                            at.truncate(),
+                            width,
+                            text,
+                            Color::srgb(colour[0], colour[1], colour[2]),
+                        );
                     }
                     if *flash && let Some((e, ..)) = tokens.iter().find(|(_, k, ..)| k.id == *creature) {
                         commands.entity(e).insert(Flash(0.25));
