@@ -23,6 +23,8 @@ use std::path::Path;
 
 /// Most creatures a level may hold.
 pub const MAX_CREATURES: usize = 512;
+/// Most victory conditions a level may hold (the battle weighs each after every command).
+pub const MAX_VICTORY_CONDITIONS: usize = 64;
 /// Largest level file read (bytes): nothing larger is a level.
 pub const MAX_FILE_BYTES: u64 = 4 * 1024 * 1024;
 

@@ -393,3 +393,19 @@ fn compendium_errors_are_located_in_their_file() {
     // An entry the file does not define (a built-in one): the file alone.
     assert_eq!(locate("c.ron", text, "creature 'brute': x"), "c.ron: creature 'brute': x");
 }
+
+#[test]
+fn too_many_victory_conditions_are_refused_at_once_and_the_bad_one_is_located() {
+    // 60,000 conditions took `check` 79 s while every entry's place in the file was looked up.
+    let many = vec!["DefeatAllHostiles"; 60_000].join(", ");
+    let bad = GOOD.replace("    sides:", &format!("    victory: [{many}],\n    sides:"));
+    let e = parse(&bad).unwrap_err();
+    assert!(e.message.contains("60000 victory conditions; a level may hold at most 64"), "{e}");
+    assert_eq!(e.line, 15, "{e}");
+    // Within the limit, the condition that is wrong is still named where it is written.
+    let few = ["DefeatAllHostiles"; 40].join(", ") + ", SurviveRounds(side: \"Green\", rounds: 3)";
+    let bad = GOOD.replace("    sides:", &format!("    victory: [{few}],\n    sides:"));
+    let e = parse(&bad).unwrap_err();
+    assert!(e.message.contains("unknown side \"Green\""), "{e}");
+    assert_eq!((e.line, e.column), (15, 1 + "    victory: [".len() + 40 * "DefeatAllHostiles, ".len()), "{e}");
+}

@@ -72,19 +72,27 @@ pub(super) fn sides_and_victory(
     if level.max_rounds == 0 || level.max_rounds > 1000 {
         return Err(loc.err_at(at("max_rounds"), "max_rounds must be 1..=1000".into()));
     }
+    if level.victory.len() > MAX_VICTORY_CONDITIONS {
+        return Err(loc.err_at(
+            at("victory"),
+            format!("{} victory conditions; a level may hold at most {MAX_VICTORY_CONDITIONS}", level.victory.len()),
+        ));
+    }
     for (k, v) in level.victory.iter().enumerate() {
-        let here = loc.victory(k);
+        // Where the entry is, looked up only for an error (a scan of the file per condition:
+        // 60,000 conditions took `check` 79 s when it was looked up for each).
+        let here = || loc.victory(k);
         let side = match v {
             Victory::DefeatAllHostiles => continue,
             Victory::SurviveRounds { side, .. } | Victory::ReachZone { side, .. } => side,
         };
         if !level.sides.iter().any(|s| &s.name == side) {
-            return Err(loc.err_at(here, format!("victory condition names unknown side \"{side}\"")));
+            return Err(loc.err_at(here(), format!("victory condition names unknown side \"{side}\"")));
         }
         match v {
             Victory::SurviveRounds { rounds, .. } if *rounds == 0 || *rounds > level.max_rounds => {
                 return Err(loc.err_at(
-                    here,
+                    here(),
                     format!(
                         "SurviveRounds of {rounds}: it must be 1..={} (max_rounds), or the condition can never be met",
                         level.max_rounds
@@ -95,7 +103,7 @@ pub(super) fn sides_and_victory(
                 let on_map = |p: &(i32, i32)| map.in_bounds(Pos::new(p.0, p.1));
                 if !on_map(from) || !on_map(to) {
                     return Err(loc.err_at(
-                        here,
+                        here(),
                         format!(
                             "ReachZone {from:?}..{to:?} lies off the {}×{} map (x 0..{}, y 0..{})",
                             map.width(),
@@ -107,7 +115,7 @@ pub(super) fn sides_and_victory(
                 }
                 if from.0 > to.0 || from.1 > to.1 {
                     return Err(loc.err_at(
-                        here,
+                        here(),
                         format!("ReachZone from {from:?} to {to:?} is inverted: `from` is the south-west corner, `to` the north-east"),
                     ));
                 }
