@@ -25,12 +25,28 @@ use tiled::{LayerType, PropertyValue};
 
 /// Tiled reads the map and its tilesets through this: the same bounded reader as every file
 /// the program reads (a device or a huge file is refused, a pipe read only to the limit).
-struct BoundedReader;
+/// It counts the files read: the `tiled` crate keeps a template only once it has read it
+/// whole, so a template that names itself (or two that name each other) was read again and
+/// again until the stack overflowed.
+struct BoundedReader {
+    files_read: usize,
+}
+
+/// The most files one import reads: the map, its tilesets (at most 16) and its templates.
+const MAX_FILES_READ: usize = 64;
 
 impl tiled::ResourceReader for BoundedReader {
     type Resource = std::io::Cursor<Vec<u8>>;
     type Error = std::io::Error;
     fn read_from(&mut self, path: &Path) -> Result<Self::Resource, Self::Error> {
+        self.files_read += 1;
+        if self.files_read > MAX_FILES_READ {
+            return Err(std::io::Error::other(format!(
+                "{}: more than {MAX_FILES_READ} files read for one map (a template that names itself, or templates \
+                 that name each other?)",
+                path.display()
+            )));
+        }
         let text = crate::files::read_text(path, crate::files::FileKind::Level)
             .map_err(|e| std::io::Error::other(e.to_string()))?;
         super::tiled_bounds::check(&text).map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
@@ -72,7 +88,9 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
     // (`tiled_bounds`); the tilesets and templates it reads are checked as they are read.
     let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| e.to_string())?;
     super::tiled_bounds::check(&source).map_err(err)?;
-    let map = tiled::Loader::with_reader(BoundedReader).load_tmx_map(path).map_err(|e| err(e.to_string()))?;
+    let map = tiled::Loader::with_reader(BoundedReader { files_read: 0 })
+        .load_tmx_map(path)
+        .map_err(|e| err(e.to_string()))?;
     if map.orientation != tiled::Orientation::Orthogonal {
         return Err(err(format!("the map is {:?}; only orthogonal maps are squares", map.orientation)));
     }

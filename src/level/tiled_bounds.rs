@@ -21,6 +21,12 @@ const MAX_TILESET_TILES: u32 = 4096;
 const MAX_TILESETS: usize = 16;
 const MAX_LAYERS: usize = 64;
 
+/// The most pixels a tile, or the spacing or margin around tiles, may measure.
+const MAX_TILE_PIXELS: u32 = 65_536;
+
+/// The flags Tiled keeps in a tile number's top bits (flips, hexagonal rotation).
+const TILE_FLAGS: u32 = 0xF000_0000;
+
 /// How deep elements may nest: the `tiled` crate reads groups and class properties by
 /// recursion, and 5,000 nested groups overflowed its stack.
 const MAX_DEPTH: usize = 32;
@@ -44,6 +50,9 @@ pub fn check(source: &str) -> Result<(), String> {
     let mut layer: Option<(String, u32, u32, bool)> = None;
     let mut data: Option<Data> = None;
     let (mut depth, mut tilesets, mut layers) = (0usize, 0usize, 0usize);
+    // The first tile number of the tilesets, and the least tile number a layer holds: the
+    // `tiled` crate leaves a tile of no tileset empty, so a map's walls became floor unsaid.
+    let (mut first_gid, mut least_tile): (Option<u32>, Option<u32>) = (None, None);
     loop {
         let event = reader.read_event().map_err(|e| format!("not readable as XML: {e}"))?;
         // Inside a layer's data only its text may stand: the `tiled` crate reads the first
@@ -111,6 +120,16 @@ pub fn check(source: &str) -> Result<(), String> {
                             return Err(format!("a tileset's {name} is {n}; at most {MAX_TILESET_TILES}"));
                         }
                     }
+                    // The `tiled` crate divides an image's width by a tile's width plus the
+                    // spacing: four billion and one wrapped to nothing and it divided by zero.
+                    for name in ["tilewidth", "tileheight", "spacing", "margin"] {
+                        if let Some(n) = number(tag, name)?.filter(|&n| n > MAX_TILE_PIXELS) {
+                            return Err(format!("a tileset's {name} is {n} pixels; at most {MAX_TILE_PIXELS}"));
+                        }
+                    }
+                    if let Some(first) = number(tag, "firstgid")? {
+                        first_gid = Some(first_gid.map_or(first, |f: u32| f.min(first)));
+                    }
                 }
                 kind @ (b"layer" | b"objectgroup" | b"imagelayer" | b"group") => {
                     layers += 1;
@@ -141,7 +160,7 @@ pub fn check(source: &str) -> Result<(), String> {
                         l.3 = true;
                     }
                     if matches!(event, Event::Empty(_)) {
-                        finish_data(layer.as_ref(), d)?;
+                        least(&mut least_tile, finish_data(layer.as_ref(), d)?);
                     } else {
                         data = Some(d);
                     }
@@ -152,7 +171,7 @@ pub fn check(source: &str) -> Result<(), String> {
             Event::End(tag) => match tag.local_name().as_ref() {
                 b"data" => {
                     if let Some(d) = data.take() {
-                        finish_data(layer.as_ref(), d)?;
+                        least(&mut least_tile, finish_data(layer.as_ref(), d)?);
                     }
                 }
                 b"layer" => {
@@ -162,26 +181,43 @@ pub fn check(source: &str) -> Result<(), String> {
                 }
                 _ => {}
             },
-            Event::Eof => return Ok(()),
+            Event::Eof => {
+                return match (least_tile, first_gid) {
+                    (Some(tile), None) => Err(format!("a layer holds tile {tile}, but the map has no tileset")),
+                    (Some(tile), Some(first)) if tile < first => {
+                        Err(format!("a layer holds tile {tile}, which is in no tileset (the first begins at {first})"))
+                    }
+                    _ => Ok(()),
+                };
+            }
             _ => {}
         }
     }
 }
 
-/// The tile layer's data must hold exactly one entry per square of the layer.
-fn finish_data(layer: Option<&(String, u32, u32, bool)>, data: Data) -> Result<(), String> {
+/// Keeps the lesser of two least tile numbers.
+fn least(so_far: &mut Option<u32>, tile: Option<u32>) {
+    if let Some(t) = tile {
+        *so_far = Some(so_far.map_or(t, |s| s.min(t)));
+    }
+}
+
+/// The tile layer's data must hold exactly one entry per square of the layer; the least tile
+/// number it holds (flags aside; 0 is no tile).
+fn finish_data(layer: Option<&(String, u32, u32, bool)>, data: Data) -> Result<Option<u32>, String> {
     let Some((name, w, h, _)) = layer else {
-        return Ok(());
+        return Ok(None);
     };
+    let least_of = |tiles: &mut dyn Iterator<Item = u32>| tiles.map(|t| t & !TILE_FLAGS).filter(|&t| t > 0).min();
     let squares = (*w as usize) * (*h as usize);
     let bad = |what: String| format!("layer '{name}': {what}");
-    let count = match (data.encoding.as_deref(), data.compression.as_deref()) {
+    let (count, least_tile) = match (data.encoding.as_deref(), data.compression.as_deref()) {
         (Some("csv"), None) => {
             let entries: Vec<&str> = data.text.split(',').map(str::trim).collect();
             if let Some(k) = entries.iter().position(|v| v.parse::<u32>().is_err()) {
                 return Err(bad(format!("CSV entry {} is {:?}, not a tile number", k + 1, entries[k])));
             }
-            entries.len()
+            (entries.len(), least_of(&mut entries.iter().filter_map(|v| v.parse::<u32>().ok())))
         }
         (Some("base64"), compression) => {
             let raw = base64::engine::general_purpose::STANDARD
@@ -191,7 +227,10 @@ fn finish_data(layer: Option<&(String, u32, u32, bool)>, data: Data) -> Result<(
             let limit = 4 * squares as u64 + 1;
             let mut bytes = Vec::new();
             let read = match compression {
-                None => Ok(raw.len()),
+                None => {
+                    bytes = raw;
+                    Ok(bytes.len())
+                }
                 Some("zlib") => flate2::read::ZlibDecoder::new(&raw[..]).take(limit).read_to_end(&mut bytes),
                 Some("gzip") => flate2::read::GzDecoder::new(&raw[..]).take(limit).read_to_end(&mut bytes),
                 Some(other) => {
@@ -205,7 +244,8 @@ fn finish_data(layer: Option<&(String, u32, u32, bool)>, data: Data) -> Result<(
             if len % 4 != 0 {
                 return Err(bad(format!("its data is {len} bytes, not four a square")));
             }
-            len / 4
+            let mut tiles = bytes.chunks_exact(4).map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            (len / 4, least_of(&mut tiles))
         }
         (None, None) => return Err(bad(XML_TILES.into())),
         (other, _) => return Err(bad(format!("data encoding {other:?} is not read; save it as CSV or Base64"))),
@@ -213,7 +253,7 @@ fn finish_data(layer: Option<&(String, u32, u32, bool)>, data: Data) -> Result<(
     if count != squares {
         return Err(bad(format!("{count} tiles of data for its {w}×{h} squares")));
     }
-    Ok(())
+    Ok(least_tile)
 }
 
 fn attr(tag: &BytesStart, name: &str) -> Result<Option<String>, String> {
@@ -239,7 +279,7 @@ mod tests {
 
     fn map(layer: &str) -> String {
         format!(
-            r#"<?xml version="1.0"?><map version="1.10" orientation="orthogonal" width="3" height="2" tilewidth="16" tileheight="16" infinite="0">{layer}</map>"#
+            r#"<?xml version="1.0"?><map version="1.10" orientation="orthogonal" width="3" height="2" tilewidth="16" tileheight="16" infinite="0"><tileset firstgid="1" source="t.tsx"/>{layer}</map>"#
         )
     }
 
@@ -302,5 +342,32 @@ mod tests {
         assert!(check(r#"<map width="3" height="2" infinite="1"></map>"#).unwrap_err().contains("infinite"));
         assert!(check(r#"<map width="300" height="2"></map>"#).unwrap_err().contains("width is 300"));
         assert!(check(r#"<map width="-3" height="2"></map>"#).unwrap_err().contains("not a whole number"));
+        // The crate's columns = (image width + spacing) / (tile width + spacing): 4294967295 + 1
+        // wrapped to a division by zero.
+        let wide =
+            r#"<map width="3" height="2"><tileset firstgid="1" name="t" tilewidth="4294967295" spacing="1"/></map>"#;
+        assert_eq!(check(wide), Err("a tileset's tilewidth is 4294967295 pixels; at most 65536".into()));
+        let spaced =
+            r#"<map width="3" height="2"><tileset firstgid="1" name="t" tilewidth="32" spacing="70000"/></map>"#;
+        assert_eq!(check(spaced), Err("a tileset's spacing is 70000 pixels; at most 65536".into()));
+    }
+
+    #[test]
+    fn a_tile_of_no_tileset_is_refused_not_left_as_floor() {
+        let tiles = |first: &str, data: &str| {
+            format!(
+                r#"<map width="3" height="2">{first}<layer id="1" name="g" width="3" height="2"><data encoding="csv">{data}</data></layer></map>"#
+            )
+        };
+        let from_7 = r#"<tileset firstgid="7" source="a.tsx"/><tileset firstgid="4294967295" source="b.tsx"/>"#;
+        assert_eq!(check(&tiles(from_7, "0,7,8,0,4294967295,9")), Ok(()));
+        assert_eq!(
+            check(&tiles(from_7, "0,7,8,0,3,9")),
+            Err("a layer holds tile 3, which is in no tileset (the first begins at 7)".into())
+        );
+        // Flipped tiles keep their flags in the top bits: tile 7 flipped is still tile 7.
+        assert_eq!(check(&tiles(from_7, &format!("0,{},8,0,7,9", 0x8000_0007u32))), Ok(()));
+        assert_eq!(check(&tiles("", "0,0,1,0,0,0")), Err("a layer holds tile 1, but the map has no tileset".into()));
+        assert_eq!(check(&tiles("", "0,0,0,0,0,0")), Ok(()));
     }
 }

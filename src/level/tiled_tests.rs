@@ -103,3 +103,16 @@ fn bad_maps_are_refused_naming_what_and_where() {
     let err = import(Path::new("/dev/null"), builtin_compendium()).unwrap_err();
     assert!(err.contains("/dev/null"), "{err}");
 }
+
+#[test]
+fn a_template_that_names_itself_is_refused_not_read_forever() {
+    // It overflowed the stack: the `tiled` crate keeps a template only once read whole.
+    let template =
+        r#"<?xml version="1.0" encoding="UTF-8"?><template><object name="Loop" template="loop.tx"/></template>"#;
+    scratch("loop.tx", template);
+    let object = r#"<object id="99" name="X" template="loop.tx" x="48" y="48"><point/></object></objectgroup>"#;
+    let path = scratch("looped.tmx", &EXAMPLE.replacen("</objectgroup>", object, 1));
+    let err = import(&path, builtin_compendium()).unwrap_err();
+    assert!(err.contains("more than 64 files read for one map"), "{err}");
+    assert!(err.contains("loop.tx"), "{err}");
+}
