@@ -49,7 +49,25 @@ pub const WORK_BUDGET: u64 = 60_000;
 /// and the planner's choice stands: the look-ahead then costs one round, not two.
 const MIN_PLAYOUTS: u32 = 2;
 
+/// The most work a decision ever does: the budget decides how many rounds of play-outs start,
+/// from the rounds so far, and a round may cost more than those did; a round that would take
+/// the work past twice the budget is stopped and dropped. No shipped level comes near it (the
+/// skirmish's heaviest `expert` decision, untrimmed, is 110,000); a compendium's profile on a
+/// crowded field, where the estimate above misjudges, would otherwise be unbounded.
+const WORK_CEILING: u64 = 2 * WORK_BUDGET;
+
 pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) -> (Command, Option<Explanation>) {
+    turn_within(b, me, p, reasons, WORK_CEILING)
+}
+
+/// `turn`, its work stopped at `ceiling`.
+fn turn_within(
+    b: &Battle,
+    me: CreatureId,
+    p: &AiProfile,
+    reasons: Reasons,
+    ceiling: u64,
+) -> (Command, Option<Explanation>) {
     let choice = ranked_turn(b, me, p, reasons);
     let look = p.look_ahead;
     let mut candidates = distinct(&choice.ranked, look.candidates as usize);
@@ -88,18 +106,29 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
     // judge, below: a profile that judges from one play-out is left to play it), so none is
     // (512 creatures: a `hard` decision 1.06 s → the planner's at once). An estimate, not a
     // bound: creatures falling or the battle ending within a play-out make a round cheaper.
+    // A profile that judges from a single play-out is gated alike: its one round, too, would
+    // take the decision past the budget (a compendium's 8 candidates played out once over 3
+    // rounds spent minutes a decision among 128 creatures).
     let acting = belief.creatures().iter().filter(|c| c.can_act()).count() as u64;
     let estimate = candidates.len() as u64 * u64::from(rounds) * acting * acting;
-    let crowded = look.rollouts >= MIN_PLAYOUTS && 2 * estimate > WORK_BUDGET;
+    let crowded = 2 * estimate > WORK_BUDGET;
     let rollouts = if crowded { 0 } else { look.rollouts };
-    while playouts < rollouts && (playouts == 0 || work + work / u64::from(playouts) <= WORK_BUDGET) {
+    'rounds: while playouts < rollouts && (playouts == 0 || work + work / u64::from(playouts) <= WORK_BUDGET) {
         if playouts > 0 {
             belief = b.belief_of(side, mix(b.seed(), seen, u64::from(me), u64::from(playouts)));
         }
         for (i, first) in candidates.iter().enumerate() {
             let mut copy = belief.clone();
             let mark = copy.log().len();
-            let (value, spent) = play_out(&mut copy, me, first, &model, rounds);
+            // The estimate can be wrong; the ceiling cannot: a round that runs past it is
+            // dropped whole (its candidates were not played alike) and the look-ahead stops.
+            let Some((value, spent)) = play_out(&mut copy, me, first, &model, rounds, ceiling - work) else {
+                work = ceiling;
+                for v in &mut values {
+                    v.truncate(playouts as usize);
+                }
+                break 'rounds;
+            };
             values[i].push(value);
             work += spent;
             if playouts == 0 {
@@ -107,6 +136,9 @@ pub(super) fn turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) 
             }
         }
         playouts += 1;
+    }
+    if playouts == 0 {
+        replies.clear();
     }
     if replies.is_empty() {
         replies = vec!["not played out".to_string(); candidates.len()];
@@ -180,11 +212,18 @@ fn opponent_model(b: &Battle) -> AiProfile {
 
 /// Play `first`, then everyone by `model` until `me`'s turn `rounds` rounds on (or the end):
 /// the dice left to `me`'s side minus those left to the sides hostile to it, and the work done
-/// (see `WORK_BUDGET`).
-fn play_out(copy: &mut Battle, me: CreatureId, first: &Command, model: &AiProfile, rounds: u32) -> (f64, u64) {
+/// (see `WORK_BUDGET`); None once the work would pass `limit`.
+fn play_out(
+    copy: &mut Battle,
+    me: CreatureId,
+    first: &Command,
+    model: &AiProfile,
+    rounds: u32,
+    limit: u64,
+) -> Option<(f64, u64)> {
     let (round, slot) = (copy.round(), copy.turn_slot());
     if copy.submit(me, first.clone()).is_err() {
-        return (f64::NEG_INFINITY, 0);
+        return Some((f64::NEG_INFINITY, 0));
     }
     let mut work = 0;
     for _ in 0..MAX_PLAYOUT_DECISIONS * rounds as usize {
@@ -193,12 +232,15 @@ fn play_out(copy: &mut Battle, me: CreatureId, first: &Command, model: &AiProfil
         }
         let Some((c, w)) = copy.awaiting() else { break };
         work += copy.creatures().iter().filter(|c| c.is_active()).count() as u64;
+        if work > limit {
+            return None;
+        }
         let d = super::decision(copy, c, w, model, Reasons::Unread);
         if copy.submit(c, d.command).is_err() {
             let _ = copy.submit(c, super::fallback(w));
         }
     }
-    (material(copy, me), work)
+    Some((material(copy, me), work))
 }
 
 /// Dice in the pools of every creature present, plus a standing creature's worth: `me`'s side
@@ -245,4 +287,45 @@ fn mix(a: u64, b: u64, c: u64, d: u64) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_compendium, parse_level};
+
+    // Issue 9, the work budget: a round of play-outs that runs past the ceiling is stopped and
+    // dropped whole, and the planner's choice stands, said so; under a ceiling it keeps to,
+    // the same decision plays every round out.
+    #[test]
+    fn a_round_past_the_ceiling_is_dropped_and_the_planner_decides() {
+        let text = r#"(name: "Ceiling", map: ["WWWWWWWWWWWW", "W..........W", "W..........W", "WWWWWWWWWWWW"],
+            legend: { '.': "floor", 'W': "wall" },
+            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+            sides: [(name: "AI"), (name: "Foe")],
+            creatures: [
+                (name: "A", template: "human_fighter", side: "AI", at: (2, 1), facing: E),
+                (name: "B", template: "archer", side: "AI", at: (1, 2), facing: E),
+                (name: "C", template: "human_fighter", side: "Foe", at: (8, 1), facing: W),
+                (name: "D", template: "archer", side: "Foe", at: (10, 2), facing: W),
+            ])"#;
+        let compendium = builtin_compendium();
+        let level = parse_level("ceiling.level.ron", text, compendium).unwrap();
+        let b = Battle::new(&level, compendium, 1).unwrap();
+        let (me, _) = b.awaiting().unwrap();
+        let hard = &compendium.ai_profiles["hard"];
+        let report = |ceiling| turn_within(&b, me, hard, Reasons::Shown, ceiling).1.and_then(|e| e.look_ahead).unwrap();
+        let whole = report(WORK_CEILING);
+        assert_eq!(whole.playouts, hard.look_ahead.rollouts, "every play-out under the real ceiling");
+        // A ceiling below one round's work: the first round is stopped.
+        let ceiling = whole.work / u64::from(whole.playouts) / 2;
+        let (command, why) = turn_within(&b, me, hard, Reasons::Shown, ceiling);
+        let stopped = why.and_then(|e| e.look_ahead).unwrap();
+        assert_eq!((stopped.playouts, stopped.work), (0, ceiling));
+        assert!(stopped.lines()[0].contains("ran past twice its work budget"), "{:?}", stopped.lines());
+        assert_eq!(command, ranked_turn(&b, me, hard, Reasons::Shown).command, "the planner's choice");
+        // A ceiling inside the third round: two rounds are kept and judged.
+        let ceiling = whole.work / u64::from(whole.playouts) * 5 / 2;
+        assert_eq!(report(ceiling).playouts, 2);
+    }
 }

@@ -57,6 +57,11 @@ impl LookAheadReport {
     /// The account in sentences: what it played out, what it expects in reply, and whether
     /// that changed the planner's choice.
     pub fn lines(&self) -> Vec<String> {
+        if self.playouts == 0 && self.work > 0 {
+            return vec![
+                "did not look ahead: its first round of play-outs ran past twice its work budget and was stopped; kept the planner's choice".into(),
+            ];
+        }
         if self.playouts == 0 {
             return vec![
                 "did not look ahead: on a field of so many creatures one round of its play-outs would take over half its work budget, too few to judge; kept the planner's choice".into(),
