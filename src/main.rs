@@ -497,6 +497,7 @@ fn play(args: PlayArgs) -> ExitCode {
             return fail(&format!("--screenshot {shot}: no such directory"));
         }
     }
+    let seed = args.seed.unwrap_or_else(cli::clock_seed);
     if !cli::display_available() {
         if args.screenshot.is_some() {
             return fail("--screenshot needs a display ($DISPLAY is not set; try xvfb-run)");
@@ -504,9 +505,10 @@ fn play(args: PlayArgs) -> ExitCode {
         return cli::play_fallback(
             &level_path,
             "no display found ($DISPLAY is not set), so the game window cannot open",
+            seed,
+            &args.ai,
         );
     }
-    let seed = args.seed.unwrap_or_else(cli::clock_seed);
     let screenshot_requested = args.screenshot.is_some();
     let screenshot = args.screenshot.map(|p| (std::path::PathBuf::from(p), args.frames.max(1)));
     let role = match player_side {
@@ -524,6 +526,7 @@ fn play(args: PlayArgs) -> ExitCode {
             level.level.name
         ));
     }
+    let ai = args.ai.clone();
     let side_profiles = match cli::side_profiles(&level, &args.ai) {
         Ok(p) => p,
         Err(e) => return fail(&e),
@@ -573,6 +576,8 @@ fn play(args: PlayArgs) -> ExitCode {
                     "the game window could not start ({why}); a Vulkan driver is needed \
                      (Debian: apt-get install mesa-vulkan-drivers libvulkan1)"
                 ),
+                seed,
+                &ai,
             )
         }
     }

@@ -188,6 +188,20 @@ fn default_run_without_display_falls_back_to_a_headless_report() {
     assert!(report.contains("Standing at the end:"));
 }
 
+// The fallback plays the battle asked for: the seed and the AI profiles given to `play` (it
+// took a seed from the clock and the levels' own profiles) — the same report as `run` gives.
+#[test]
+fn the_headless_fallback_keeps_the_seed_and_profiles_asked_for() {
+    let args = ["levels/duel.level.ron", "--seed", "5", "--ai", "easy"];
+    let play = bin().arg("play").args(args).env_remove("DISPLAY").env_remove("WAYLAND_DISPLAY").output().unwrap();
+    assert_eq!(play.status.code(), Some(0), "{}", text(&play.stderr));
+    assert!(text(&play.stderr).contains("run levels/duel.level.ron --seed 5 --ai easy"), "{}", text(&play.stderr));
+    let run = bin().arg("run").args(args).output().unwrap();
+    assert_eq!(text(&play.stdout), text(&run.stdout));
+    let normal = bin().args(["run", "levels/duel.level.ron", "--seed", "5"]).output().unwrap();
+    assert_ne!(text(&run.stdout), text(&normal.stdout), "the profile changes the battle");
+}
+
 #[test]
 fn play_refuses_bad_arguments_with_one_line_and_exit_2() {
     let cases: [(&[&str], &str); 5] = [

@@ -125,12 +125,13 @@ pub fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() % 100_000)
 }
 
-pub fn play_fallback(level_path: &str, why: &str) -> ExitCode {
-    let seed = clock_seed();
+/// The headless report in place of the window, with the seed and AI profiles asked for.
+pub fn play_fallback(level_path: &str, why: &str, seed: u64, ai: &[String]) -> ExitCode {
     warn(&format!("meshal-tactics: {why}"));
+    let profiles: String = ai.iter().map(|a| format!(" --ai {a}")).collect();
     warn(&format!(
         "Running a headless AI-vs-AI battle of {level_path} instead (seed {seed}; \
-         repeat it with `meshal-tactics run {level_path} --seed {seed}`).\n"
+         repeat it with `meshal-tactics run {level_path} --seed {seed}{profiles}`).\n"
     ));
     run::run(&run::RunArgs {
         level: level_path.to_string(),
@@ -140,7 +141,7 @@ pub fn play_fallback(level_path: &str, why: &str) -> ExitCode {
         side: None,
         quiet: false,
         explain: false,
-        ai: Vec::new(),
+        ai: ai.to_vec(),
         fate: Vec::new(),
     })
 }
