@@ -1,5 +1,6 @@
 //! The compendium: weapons, armour, abilities and creature templates (`assets/compendium/*.ron`).
 
+use super::unique_keys::deserialize as unique_keys;
 use crate::rules::attack::{Defense, WeaponRange};
 use crate::rules::creature::{Attribute, DamageType, Protections, Size};
 use crate::rules::senses::Sense;
@@ -364,12 +365,18 @@ impl Default for LookAhead {
 #[serde(default)]
 #[serde(deny_unknown_fields)]
 pub struct Compendium {
+    #[serde(deserialize_with = "unique_keys")]
     pub weapons: BTreeMap<String, Weapon>,
+    #[serde(deserialize_with = "unique_keys")]
     pub armour: BTreeMap<String, Armour>,
+    #[serde(deserialize_with = "unique_keys")]
     pub abilities: BTreeMap<String, Ability>,
+    #[serde(deserialize_with = "unique_keys")]
     pub creatures: BTreeMap<String, CreatureTemplate>,
+    #[serde(deserialize_with = "unique_keys")]
     pub ai_profiles: BTreeMap<String, AiProfile>,
     /// TIME-17, TIME-18: items creatures carry and levels leave lying on the map.
+    #[serde(deserialize_with = "unique_keys")]
     pub items: BTreeMap<String, crate::rules::items::ItemDef>,
 }
 

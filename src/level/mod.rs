@@ -10,6 +10,7 @@ pub mod editing;
 mod objects;
 pub mod tiled;
 mod tiled_bounds;
+pub(crate) mod unique_keys;
 mod validate;
 
 use crate::rules::Ruleset;
@@ -40,7 +41,7 @@ pub enum Relation {
 pub struct SideDef {
     pub name: String,
     /// Relations to other sides; unlisted sides are hostile (GEN-6).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty", deserialize_with = "unique_keys::deserialize")]
     pub relations: BTreeMap<String, Relation>,
     /// Whether a person plays this side in `play`.
     #[serde(default, skip_serializing_if = "is_default")]
@@ -184,7 +185,9 @@ pub struct Level {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     pub map: Vec<String>,
+    #[serde(deserialize_with = "unique_keys::deserialize")]
     pub legend: BTreeMap<char, String>,
+    #[serde(deserialize_with = "unique_keys::deserialize")]
     pub terrains: BTreeMap<String, Terrain>,
     pub sides: Vec<SideDef>,
     pub creatures: Vec<CreatureDef>,
@@ -288,6 +291,8 @@ pub fn ron_error(file: &str, e: &ron::error::SpannedError) -> LevelError {
             outer.as_ref().map_or(String::new(), |o| format!(" in {o}")),
             expected.join(", ")
         ),
+        // Said by the file's own checks while reading (`unique_keys`): not syntax.
+        ron::Error::Message(m) => m.clone(),
         other => format!("RON syntax: {other}"),
     };
     LevelError { file: file.to_string(), line: e.span.start.line, column: e.span.start.col, message }

@@ -409,3 +409,29 @@ fn too_many_victory_conditions_are_refused_at_once_and_the_bad_one_is_located() 
     assert!(e.message.contains("unknown side \"Green\""), "{e}");
     assert_eq!((e.line, e.column), (15, 1 + "    victory: [".len() + 40 * "DefeatAllHostiles, ".len()), "{e}");
 }
+
+#[test]
+fn a_key_written_twice_in_a_level_is_refused_where_it_stands() {
+    // The second `"floor"` terrain was used without a word, and a legend's character twice too.
+    let twice =
+        GOOD.replace("        \"floor\": (),\n", "        \"floor\": (),\n        \"floor\": (difficult: true),\n");
+    let e = parse(&twice).unwrap_err();
+    assert_eq!(e.message, "the key \"floor\" is written twice");
+    assert_eq!(e.line, 13, "{e}");
+    let legend = GOOD.replace("'W': \"wall\",", "'W': \"wall\", 'W': \"floor\",");
+    let e = parse(&legend).unwrap_err();
+    assert_eq!((e.line, e.message.as_str()), (9, "the key 'W' is written twice"), "{e}");
+    let relations =
+        GOOD.replace("(name: \"Blue\")", "(name: \"Blue\", relations: { \"Red\": Hostile, \"Red\": Allied })");
+    assert!(parse(&relations).unwrap_err().message.contains("\"Red\" is written twice"));
+}
+
+#[test]
+fn a_key_written_twice_in_a_compendium_file_is_refused_where_it_stands() {
+    let path = std::env::temp_dir().join(format!("meshal-dup-{}.ron", std::process::id()));
+    let weapon = r#"(name: "Club", dice: (attribute: Some(Might)), damage: Some(Physical), targets: [Might], range: (max: 1, ranged: false), defenses: [Block])"#;
+    std::fs::write(&path, format!("(\n weapons: {{\n  \"club\": {weapon},\n  \"club\": {weapon},\n }},\n)")).unwrap();
+    let err = compendium::load_file(&path).unwrap_err();
+    std::fs::remove_file(&path).ok();
+    assert!(err.contains(":4:") && err.ends_with("the key \"club\" is written twice"), "{err}");
+}
