@@ -154,6 +154,17 @@ fn run_with_a_command_script() {
     let out = run(&["run", "levels/duel.level.ron", "--commands", bad.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("unknown creature \"Nobody\""));
+    // A move of 180,000 squares was refused when played, but `run` logged it on a line too
+    // long for `replay`: such a command is refused with the script, where it is written.
+    let path = vec!["(x: 2, y: 4), (x: 3, y: 4)"; 3000].join(", ");
+    std::fs::write(&bad, format!("[\n (actor: \"Blue Fighter\", command: EndTurn),\n (actor: \"Blue Fighter\", command: Move(path: [{path}])),\n]")).unwrap();
+    let out = run(&["run", "levels/duel.level.ron", "--commands", bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(":3:3: entry 2: a command of 84046 bytes") && err.contains("bytes as the log writes it"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -47,6 +47,12 @@ pub struct CommandScript {
 /// Most entries a script may hold.
 pub const MAX_ENTRIES: usize = 100_000;
 
+/// The longest command a script may give, as the log writes it (JSON): far above any command
+/// the rules accept (a move's path, a curve's bends), and well inside a log line
+/// (`MAX_LOG_LINE`), so that a log `run` writes always replays. A move of 180,000 squares
+/// was refused when played, but its entry in the log was too long for `replay` to read.
+pub const MAX_COMMAND_BYTES: usize = 64 * 1024;
+
 /// Parse a script against a battle (names → creatures); errors name line and column.
 pub fn parse_script(file: &str, text: &str, battle: &Battle) -> Result<CommandScript, String> {
     let entries: Vec<ScriptEntry> = ron::from_str(text).map_err(|e| crate::level::ron_error(file, &e).to_string())?;
@@ -54,14 +60,25 @@ pub fn parse_script(file: &str, text: &str, battle: &Battle) -> Result<CommandSc
         return Err(format!("{file}: {} entries; a script may hold at most {MAX_ENTRIES}", entries.len()));
     }
     let mut script = CommandScript::default();
+    // The entry's `actor:` as written (not a name in a comment, nor one with escapes).
+    let entry_at = |i: usize| {
+        let at = crate::level::Locator::new(file, text).find_nth("actor:", 0, i).unwrap_or(0);
+        let (line, column) = crate::level::line_col(text, at);
+        format!("{file}:{line}:{column}: entry {}", i + 1)
+    };
     for (i, e) in entries.into_iter().enumerate() {
         let Some(id) = battle.find(&e.actor) else {
-            // The entry's `actor:` as written (not a name in a comment, nor one with escapes).
-            let at = crate::level::Locator::new(file, text).find_nth("actor:", 0, i).unwrap_or(0);
-            let (line, column) = crate::level::line_col(text, at);
             let name = crate::files::escape_controls(&e.actor);
-            return Err(format!("{file}:{line}:{column}: entry {} names unknown creature \"{name}\"", i + 1));
+            return Err(format!("{}: names unknown creature \"{name}\"", entry_at(i)));
         };
+        let bytes = serde_json::to_string(&e.command).map_or(usize::MAX, |json| json.len());
+        if bytes > MAX_COMMAND_BYTES {
+            return Err(format!(
+                "{}: a command of {bytes} bytes as the log writes it; a command is at most {MAX_COMMAND_BYTES} \
+                 (no move or curve the rules allow comes near it)",
+                entry_at(i)
+            ));
+        }
         if !script.actors.contains(&id) {
             script.actors.push(id);
         }
