@@ -103,7 +103,7 @@ fn turn_within(
     // A round of play-outs costs about one decision a round for every creature able to act,
     // each decision charged the creatures standing. Where that estimate alone is over half the
     // budget, the first round would almost surely be played only to be set aside (too few to
-    // judge, below: a profile that judges from one play-out is left to play it), so none is
+    // judge, below), so none is
     // (512 creatures: a `hard` decision 1.06 s → the planner's at once). An estimate, not a
     // bound: creatures falling or the battle ending within a play-out make a round cheaper.
     // A profile that judges from a single play-out is gated alike: its one round, too, would
@@ -324,8 +324,13 @@ mod tests {
         assert_eq!((stopped.playouts, stopped.work), (0, ceiling));
         assert!(stopped.lines()[0].contains("ran past twice its work budget"), "{:?}", stopped.lines());
         assert_eq!(command, ranked_turn(&b, me, hard, Reasons::Shown).command, "the planner's choice");
-        // A ceiling inside the third round: two rounds are kept and judged.
+        // A ceiling inside the third round: two rounds are kept and judged, as a profile of
+        // two play-outs judges them (the third round's values dropped for every candidate).
         let ceiling = whole.work / u64::from(whole.playouts) * 5 / 2;
-        assert_eq!(report(ceiling).playouts, 2);
+        let cut = report(ceiling);
+        let mut two = hard.clone();
+        two.look_ahead.rollouts = 2;
+        let judged = turn_within(&b, me, &two, Reasons::Shown, WORK_CEILING).1.and_then(|e| e.look_ahead).unwrap();
+        assert_eq!((cut.playouts, &cut.candidates, cut.chosen), (2, &judged.candidates, judged.chosen));
     }
 }

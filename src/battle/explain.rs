@@ -64,7 +64,7 @@ impl LookAheadReport {
         }
         if self.playouts == 0 {
             return vec![
-                "did not look ahead: on a field of so many creatures one round of its play-outs would take over half its work budget, too few to judge; kept the planner's choice".into(),
+                "did not look ahead: on a field of so many creatures one round of its play-outs would take over half its work budget; kept the planner's choice".into(),
             ];
         }
         let horizon = match self.rounds {

@@ -125,13 +125,24 @@ pub fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() % 100_000)
 }
 
+/// A word as a shell reads it back: as it is when plain, else in single quotes.
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.to_string()
+    } else {
+        format!("'{}'", word.replace('\'', "'\\''"))
+    }
+}
+
 /// The headless report in place of the window, with the seed and AI profiles asked for.
 pub fn play_fallback(level_path: &str, why: &str, seed: u64, ai: &[String]) -> ExitCode {
     warn(&format!("meshal-tactics: {why}"));
-    let profiles: String = ai.iter().map(|a| format!(" --ai {a}")).collect();
+    let profiles: String = ai.iter().map(|a| format!(" --ai {}", shell_word(a))).collect();
     warn(&format!(
         "Running a headless AI-vs-AI battle of {level_path} instead (seed {seed}; \
-         repeat it with `meshal-tactics run {level_path} --seed {seed}{profiles}`).\n"
+         repeat it with `meshal-tactics run {} --seed {seed}{profiles}`).\n",
+        shell_word(level_path)
     ));
     run::run(&run::RunArgs {
         level: level_path.to_string(),
@@ -180,4 +191,16 @@ pub fn staged_actor(
         }
     }
     Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_word_is_quoted_as_a_shell_reads_it_back() {
+        assert_eq!(super::shell_word("levels/duel.level.ron"), "levels/duel.level.ron");
+        assert_eq!(super::shell_word("Blue=hard"), "Blue=hard");
+        assert_eq!(super::shell_word("Blue Side=hard"), "'Blue Side=hard'");
+        assert_eq!(super::shell_word("it's"), "'it'\\''s'");
+        assert_eq!(super::shell_word(""), "''");
+    }
 }

@@ -412,7 +412,9 @@ fn tracker_line(out: &mut String, b: &Battle, viewer: &Viewer, in_turn: Option<C
     else {
         return;
     };
-    let current = in_turn.and_then(|c| order.iter().position(|&o| o == c));
+    // Only a creature in turn that the viewer sees moves the window (as only it is bracketed):
+    // scrolling to an unseen one would tell where it stands in the order.
+    let current = in_turn.filter(|&c| viewer.sees(b, c)).and_then(|c| order.iter().position(|&o| o == c));
     let (shown, before, after) = tracker_window(order.len(), current);
     let names: Vec<String> = order[shown]
         .iter()

@@ -291,7 +291,8 @@ pub fn ron_error(file: &str, e: &ron::error::SpannedError) -> LevelError {
             outer.as_ref().map_or(String::new(), |o| format!(" in {o}")),
             expected.join(", ")
         ),
-        // Said by the file's own checks while reading (`unique_keys`): not syntax.
+        // A message of the reader's own checks (serde's custom errors: today `unique_keys`,
+        // a key written twice): what is wrong, not syntax.
         ron::Error::Message(m) => m.clone(),
         other => format!("RON syntax: {other}"),
     };

@@ -29,21 +29,27 @@ use tiled::{LayerType, PropertyValue};
 /// whole, so a template that names itself (or two that name each other) was read again and
 /// again until the stack overflowed.
 struct BoundedReader {
-    files_read: usize,
+    read: std::collections::BTreeSet<std::path::PathBuf>,
 }
 
-/// The most files one import reads: the map, its tilesets (at most 16) and its templates.
-const MAX_FILES_READ: usize = 64;
+/// The most files one import reads: the map, its tilesets and its templates (the crate reads
+/// each once); a chain of templates each naming the next is read by recursion too.
+const MAX_FILES_READ: usize = 128;
 
 impl tiled::ResourceReader for BoundedReader {
     type Resource = std::io::Cursor<Vec<u8>>;
     type Error = std::io::Error;
     fn read_from(&mut self, path: &Path) -> Result<Self::Resource, Self::Error> {
-        self.files_read += 1;
-        if self.files_read > MAX_FILES_READ {
+        let file = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        if !self.read.insert(file) {
             return Err(std::io::Error::other(format!(
-                "{}: more than {MAX_FILES_READ} files read for one map (a template that names itself, or templates \
-                 that name each other?)",
+                "{}: read a second time: a template that names itself, directly or through others",
+                path.display()
+            )));
+        }
+        if self.read.len() > MAX_FILES_READ {
+            return Err(std::io::Error::other(format!(
+                "{}: more than {MAX_FILES_READ} files read for one map",
                 path.display()
             )));
         }
@@ -88,7 +94,7 @@ pub fn import(path: &Path, compendium: &Compendium) -> Result<Level, String> {
     // (`tiled_bounds`); the tilesets and templates it reads are checked as they are read.
     let source = crate::files::read_text(path, crate::files::FileKind::Level).map_err(|e| e.to_string())?;
     super::tiled_bounds::check(&source).map_err(err)?;
-    let map = tiled::Loader::with_reader(BoundedReader { files_read: 0 })
+    let map = tiled::Loader::with_reader(BoundedReader { read: Default::default() })
         .load_tmx_map(path)
         .map_err(|e| err(e.to_string()))?;
     if map.orientation != tiled::Orientation::Orthogonal {

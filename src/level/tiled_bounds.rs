@@ -53,6 +53,8 @@ pub fn check(source: &str) -> Result<(), String> {
     // The first tile number of the tilesets, and the least tile number a layer holds: the
     // `tiled` crate leaves a tile of no tileset empty, so a map's walls became floor unsaid.
     let (mut first_gid, mut least_tile): (Option<u32>, Option<u32>) = (None, None);
+    // The margin of the tileset being read: the crate takes it from its image's width.
+    let mut tileset_margin: Option<u32> = None;
     loop {
         let event = reader.read_event().map_err(|e| format!("not readable as XML: {e}"))?;
         // Inside a layer's data only its text may stand: the `tiled` crate reads the first
@@ -130,6 +132,19 @@ pub fn check(source: &str) -> Result<(), String> {
                     if let Some(first) = number(tag, "firstgid")? {
                         first_gid = Some(first_gid.map_or(first, |f: u32| f.min(first)));
                     }
+                    if matches!(event, Event::Start(_)) {
+                        tileset_margin = Some(number(tag, "margin")?.unwrap_or(0));
+                    }
+                }
+                // Without `columns` the crate counts them as (image width - margin + spacing) /
+                // (tile width + spacing): a margin wider than the image overflowed.
+                b"image" if tileset_margin.is_some() => {
+                    let margin = tileset_margin.unwrap_or(0);
+                    if let Some(width) = number(tag, "width")?.filter(|&w| w < margin) {
+                        return Err(format!(
+                            "a tileset's image is {width} pixels wide, less than its margin of {margin}"
+                        ));
+                    }
                 }
                 kind @ (b"layer" | b"objectgroup" | b"imagelayer" | b"group") => {
                     layers += 1;
@@ -174,6 +189,7 @@ pub fn check(source: &str) -> Result<(), String> {
                         least(&mut least_tile, finish_data(layer.as_ref(), d)?);
                     }
                 }
+                b"tileset" => tileset_margin = None,
                 b"layer" => {
                     if let Some((name, _, _, false)) = layer.take() {
                         return Err(format!("layer '{name}' has no tile data"));
@@ -350,6 +366,14 @@ mod tests {
         let spaced =
             r#"<map width="3" height="2"><tileset firstgid="1" name="t" tilewidth="32" spacing="70000"/></map>"#;
         assert_eq!(check(spaced), Err("a tileset's spacing is 70000 pixels; at most 65536".into()));
+        let image = |width: &str| {
+            check(&format!(
+                r#"<map width="3" height="2"><tileset firstgid="1" name="t" tilewidth="32" margin="40"><image source="t.png" width="{width}" height="32"/></tileset></map>"#
+            ))
+        };
+        assert_eq!(image("192"), Ok(()));
+        assert_eq!(image("32"), Err("a tileset's image is 32 pixels wide, less than its margin of 40".into()));
+        assert!(image("-32").unwrap_err().contains("not a whole number"));
     }
 
     #[test]

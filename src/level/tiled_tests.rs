@@ -113,6 +113,17 @@ fn a_template_that_names_itself_is_refused_not_read_forever() {
     let object = r#"<object id="99" name="X" template="loop.tx" x="48" y="48"><point/></object></objectgroup>"#;
     let path = scratch("looped.tmx", &EXAMPLE.replacen("</objectgroup>", object, 1));
     let err = import(&path, builtin_compendium()).unwrap_err();
-    assert!(err.contains("more than 64 files read for one map"), "{err}");
-    assert!(err.contains("loop.tx"), "{err}");
+    assert!(err.contains("loop.tx: read a second time: a template that names itself"), "{err}");
+    // Two that name each other, and a chain of distinct templates too long to follow.
+    scratch("ping.tx", &template.replace("loop.tx", "pong.tx"));
+    scratch("pong.tx", &template.replace("loop.tx", "ping.tx"));
+    let path = scratch("pingpong.tmx", &EXAMPLE.replacen("</objectgroup>", &object.replace("loop.tx", "ping.tx"), 1));
+    let err = import(&path, builtin_compendium()).unwrap_err();
+    assert!(err.contains("ping.tx: read a second time"), "{err}");
+    for k in 0..200 {
+        scratch(&format!("chain{k}.tx"), &template.replace("loop.tx", &format!("chain{}.tx", k + 1)));
+    }
+    let path = scratch("chain.tmx", &EXAMPLE.replacen("</objectgroup>", &object.replace("loop.tx", "chain0.tx"), 1));
+    let err = import(&path, builtin_compendium()).unwrap_err();
+    assert!(err.contains("more than 128 files read for one map"), "{err}");
 }
