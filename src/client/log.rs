@@ -14,6 +14,12 @@ const SHOWN: usize = 9;
 /// Lines kept for scrolling back; older ones go (a long battle must not grow without bound).
 const KEPT: usize = 4000;
 
+/// Characters a row of the strip holds (a 1280-pixel window), and the most rows one narrated
+/// line takes: a line longer than a row wrapped by itself and pushed the newest lines out of
+/// the strip, and the initiative of a pack of 256 filled it whole.
+const ROW_CHARS: usize = 112;
+const MOST_ROWS: usize = 3;
+
 /// The narrated lines the viewer's side saw, oldest first (with the rule behind each), and how
 /// far it is scrolled back.
 #[derive(Resource, Default)]
@@ -151,8 +157,8 @@ fn collect(
         let Some(text) = narrate(b, &entry.event) else { continue };
         let colour = colour_for(&entry.event);
         let rule = rule_for(&entry.event);
-        for line in text.lines() {
-            log.lines.push((super::hud::plain(line), colour, rule));
+        for line in text.lines().flat_map(|l| rows_of(&super::hud::plain(l), ROW_CHARS, MOST_ROWS)) {
+            log.lines.push((line, colour, rule));
             // Scrolled back, the view stays on what the player is reading.
             if log.back > 0 {
                 log.back += 1;
@@ -201,6 +207,37 @@ fn scroll(
     }
 }
 
+/// A line cut into rows of at most `width` characters at spaces (a word longer than a row is
+/// cut inside it), at most `most` rows: a longer line's last row ends in "...".
+fn rows_of(line: &str, width: usize, most: usize) -> Vec<String> {
+    let mut rows: Vec<String> = Vec::new();
+    let mut row = String::new();
+    for word in line.split(' ') {
+        let fits = row.chars().count() + 1 + word.chars().count() <= width;
+        if !row.is_empty() && !fits {
+            rows.push(std::mem::take(&mut row));
+        }
+        if !row.is_empty() {
+            row.push(' ');
+        }
+        row.push_str(word);
+        while row.chars().count() > width {
+            let cut: String = row.chars().take(width).collect();
+            row = row.chars().skip(width).collect();
+            rows.push(cut);
+        }
+    }
+    rows.push(row);
+    if rows.len() > most {
+        rows.truncate(most);
+        let last = &mut rows[most - 1];
+        // The bundled font has Latin glyphs only (`hud::plain`): three dots, not an ellipsis.
+        let kept: String = last.chars().take(width.saturating_sub(4)).collect();
+        *last = format!("{} ...", kept.trim_end());
+    }
+    rows
+}
+
 fn spawn_strip(mut commands: Commands) {
     commands
         .spawn((
@@ -224,6 +261,9 @@ fn spawn_strip(mut commands: Commands) {
                 c.spawn((
                     Text::new(""),
                     super::screens::font(13.0),
+                    // One row a line, whatever the window's width: cut at the strip's edge
+                    // rather than wrapped over the newest lines.
+                    TextLayout::no_wrap(),
                     TextColor(Color::WHITE),
                     LogLine(k),
                     // Hovered, the line tells the rule behind it.
@@ -280,6 +320,21 @@ fn explain_hovered_line(
 
 #[cfg(test)]
 mod tests {
+    use super::rows_of;
+
+    #[test]
+    fn a_long_line_takes_a_few_rows_at_most() {
+        assert_eq!(rows_of("Dire wolf attacks Sellsword", 112, 3), vec!["Dire wolf attacks Sellsword"]);
+        assert_eq!(rows_of("aa bb cc dd", 5, 3), vec!["aa bb", "cc dd"]);
+        assert_eq!(rows_of("abcdefgh ij", 5, 3), vec!["abcde", "fgh", "ij"]);
+        assert_eq!(rows_of("aa bb cc dd ee ff gg hh", 6, 3), vec!["aa bb", "cc dd", "ee ..."]);
+        assert_eq!(rows_of("", 5, 3), vec![""]);
+        let pack: Vec<String> = (0..256).map(|k| format!("North {k}")).collect();
+        let rows = rows_of(&format!("Initiative {}: 13", pack.join(" + ")), 112, 3);
+        assert_eq!(rows.len(), 3);
+        assert!(rows.iter().all(|r| r.chars().count() <= 112) && rows[2].ends_with(" ..."), "{rows:?}");
+    }
+
     // Every line of every shipped level's battles has a rule that names a RULES.md ID.
     #[test]
     fn every_logged_event_names_its_rule() {
