@@ -60,10 +60,13 @@ fn until_ci_stops_once_every_win_rate_is_that_precise() {
     let capped = run(&["sim", "levels/skirmish.level.ron", "--until-ci", "1", "--runs", "30"]);
     assert_eq!(capped.status.code(), Some(0), "{}", text(&capped.stderr));
     assert!(text(&capped.stdout).contains("Played all 30 battles allowed"), "{}", text(&capped.stdout));
-    for bad in ["0", "-3", "50", "NaN", "inf"] {
+    for bad in ["0", "-3", "50", "NaN", "inf", "0.09", "1e-300", "1e300"] {
         let out = run(&["sim", "levels/skirmish.level.ron", &format!("--until-ci={bad}")]);
         assert_eq!(out.status.code(), Some(2), "--until-ci {bad}");
-        assert!(text(&out.stderr).contains("--until-ci"), "{}", text(&out.stderr));
+        let err = text(&out.stderr);
+        assert!(err.contains("--until-ci") && err.contains("at least 0.1"), "{err}");
+        // A number as written by a person, not three hundred digits.
+        assert!(err.len() < 200, "{err}");
     }
 }
 
@@ -157,4 +160,16 @@ fn the_plot_draws_bars_as_tall_as_the_win_rates() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("a_directory"), "{}", text(&out.stderr));
     assert!(dir.is_dir());
+}
+
+// The seeds of a batch count on past the largest and start again from 0, and the report says
+// so rather than print a range that runs backwards.
+#[test]
+fn seeds_past_the_largest_count_on_from_zero() {
+    let out = run(&["sim", "levels/duel.level.ron", "--seed", "18446744073709551615", "--runs", "2"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("seeds 18446744073709551615..0, counting on from 0 past the largest seed"), "{report}");
+    let plain = text(&run(&["sim", "levels/duel.level.ron", "--seed", "7", "--runs", "2"]).stdout);
+    assert!(plain.contains("2 AI-vs-AI battles, seeds 7..8\n"), "{plain}");
 }

@@ -39,11 +39,13 @@ pub fn sim(a: &SimArgs) -> ExitCode {
     if a.jobs == 0 || a.jobs > 256 {
         return fail("--jobs must be 1..=256");
     }
+    // Below a tenth of a point no count of battles this program plays gets there (20,000 give
+    // ±0.7 at best), and the number was printed in full, some 300 digits.
     if let Some(w) = a.until_ci
-        && !(w > 0.0 && w < 50.0)
+        && !((0.1..50.0).contains(&w))
     {
         return fail(&format!(
-            "--until-ci {w}: give the half-width in points, more than 0 and less than 50 (e.g. 5 for ±5)"
+            "--until-ci {w:.3e}: give the half-width in points, at least 0.1 and less than 50 (e.g. 5 for ±5)"
         ));
     }
     if a.levels.len() > 16 {
@@ -194,12 +196,14 @@ fn json_report(path: &str, t: &Tally, seconds: f64, until_ci: Option<f64>) -> se
 fn text_report(level: &LoadedLevel, t: &Tally, seconds: f64, a: &SimArgs) {
     let n = t.n();
     let shown: Vec<String> = t.sides.iter().map(|s| escape_controls(s).into_owned()).collect();
+    let last = a.seed.wrapping_add(n.max(1) as u64 - 1);
+    // Seeds count on past the largest and start again from 0 (battle k plays seed + k).
+    let wraps = if last < a.seed { ", counting on from 0 past the largest seed" } else { "" };
     say(&format!(
-        "{} ({}) — {n} AI-vs-AI battles, seeds {}..{}",
+        "{} ({}) — {n} AI-vs-AI battles, seeds {}..{last}{wraps}",
         escape_controls(&level.level.name),
         escape_controls(&level.file),
         a.seed,
-        a.seed.wrapping_add(n.max(1) as u64 - 1)
     ));
     if let Some(w) = a.until_ci {
         if t.stopped_early {
