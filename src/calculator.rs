@@ -102,7 +102,7 @@ pub fn area_cmd(a: &AreaArgs) -> Result<Output, String> {
         "sector" | "cone" => {
             let angle = a.angle.unwrap_or(90.0);
             if !(angle > 0.0 && angle <= 360.0) {
-                return Err(format!("--angle {} must be in (0, 360]", short_number(angle)));
+                return Err(format!("--angle {} must be in (0, 360]", crate::cli::short_number(angle)));
             }
             Shape::Sector { length: a.radius, angle, facing: a.facing }
         }
@@ -139,19 +139,12 @@ pub fn area_cmd(a: &AreaArgs) -> Result<Output, String> {
     Ok(Output { human, json: json!({ "count": cells.len(), "cells": list }) })
 }
 
-/// A number as a person reads it: as written when short, else in scientific notation (an
-/// angle of 1e-300 was printed with three hundred digits).
-fn short_number(x: f64) -> String {
-    let plain = x.to_string();
-    if plain.len() <= 12 { plain } else { format!("{x:.3e}") }
-}
-
 fn describe(shape: Shape) -> String {
     match shape {
         Shape::Circle { radius } => format!("circle radius {radius}"),
         Shape::Ring { radius, width } => format!("ring radius {radius} width {width}"),
         Shape::Sector { length, angle, facing } => {
-            format!("sector {}° length {length} toward {}", short_number(angle), facing.name())
+            format!("sector {}° length {length} toward {}", crate::cli::short_number(angle), facing.name())
         }
         Shape::Ray { length, width, facing } => format!("ray length {length} width {width} toward {}", facing.name()),
         Shape::Curve { length, vertices, segments } => {
@@ -358,15 +351,4 @@ pub fn los_cmd(map_path: &str, from: Pos, to: Pos) -> Result<Output, String> {
     human.push_str("     A = from, B = to, * = traced, X = where it was blocked\n");
     let traced: Vec<[i32; 2]> = line.traced.iter().map(|p| [p.x, p.y]).collect();
     Ok(Output { human, json: json!({ "visible": line.visible, "cover": line.cover, "traced": traced }) })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_number_is_printed_short() {
-        assert_eq!(super::short_number(90.0), "90");
-        assert_eq!(super::short_number(22.5), "22.5");
-        assert_eq!(super::short_number(1e-300), "1.000e-300");
-        assert_eq!(super::short_number(1e300), "1.000e300");
-    }
 }

@@ -45,7 +45,8 @@ pub fn sim(a: &SimArgs) -> ExitCode {
         && !((0.1..50.0).contains(&w))
     {
         return fail(&format!(
-            "--until-ci {w:.3e}: give the half-width in points, at least 0.1 and less than 50 (e.g. 5 for ±5)"
+            "--until-ci {}: give the half-width in points, at least 0.1 and less than 50 (e.g. 5 for ±5)",
+            super::short_number(w)
         ));
     }
     if a.levels.len() > 16 {

@@ -125,6 +125,13 @@ pub fn clock_seed() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_secs() % 100_000)
 }
 
+/// A number as a person reads it: as written when short, else in scientific notation (an
+/// angle or an interval of 1e-300 was printed with three hundred digits).
+pub fn short_number(x: f64) -> String {
+    let plain = x.to_string();
+    if plain.len() <= 12 { plain } else { format!("{x:.3e}") }
+}
+
 /// A word as a shell reads it back: as it is when plain, else in single quotes.
 fn shell_word(word: &str) -> String {
     let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
@@ -195,6 +202,14 @@ pub fn staged_actor(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_number_is_printed_short() {
+        assert_eq!(super::short_number(90.0), "90");
+        assert_eq!(super::short_number(22.5), "22.5");
+        assert_eq!(super::short_number(1e-300), "1.000e-300");
+        assert_eq!(super::short_number(1e300), "1.000e300");
+    }
+
     #[test]
     fn a_word_is_quoted_as_a_shell_reads_it_back() {
         assert_eq!(super::shell_word("levels/duel.level.ron"), "levels/duel.level.ron");
