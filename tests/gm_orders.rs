@@ -257,3 +257,30 @@ fn import_tiled_writes_a_checked_level_or_nothing() {
     assert_eq!(std::fs::read(&out).unwrap(), good, "the earlier output is untouched");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 2, "no temporary file left");
 }
+
+// GEN-1, engine decision: the square a holding creature stands on is not a step of its path.
+// On this generated level a hook raider tows C5, who holds (5,7)–(8,7), out to 8,6 (seed
+// 962274, round 22); its walk back in, 8,6 → 8,7, was refused and the AI's safety net ended
+// its turn instead (an AI fallback). Now every decision of the battle is accepted as planned,
+// and the walk back is made.
+#[test]
+fn a_creature_towed_out_of_its_area_walks_back_in() {
+    let text = include_str!("fixtures/towed_out_of_its_hold.level.ron");
+    let mut b = battle(text, 962_274);
+    let c5 = b.find("C5 human_fighter").unwrap();
+    let mut walked_back = false;
+    while b.outcome().is_none() {
+        let Some((c, w)) = b.awaiting() else { break };
+        let profile = meshal_tactics::ai::profile_for(&b, c, None);
+        let d = meshal_tactics::ai::decision(&b, c, w, &profile, meshal_tactics::ai::Reasons::Unread);
+        assert!(d.fallback.is_none(), "round {}: {:?}", b.round(), d.fallback);
+        let outside = b.fighter(c5).origin.y != 7;
+        let mark = b.log().len();
+        b.submit(c, d.command).unwrap();
+        walked_back |= c == c5
+            && outside
+            && b.log()[mark..].iter().any(|e| matches!(&e.event, Event::Moved { creature, .. } if *creature == c5))
+            && b.fighter(c5).origin.y == 7;
+    }
+    assert!(walked_back, "C5 walked back into its area");
+}

@@ -125,10 +125,14 @@ const FAR: i32 = 100_000;
 
 impl Battle {
     /// GEN-1 (a custom rule of the level): a creature ordered to hold an area never leaves it,
-    /// not even for a square of a path.
+    /// not even for a square of a path. Engine decision: the square it stands on is not a step
+    /// — a creature thrown or towed out of its area (MOVE-11, a chain hook) walks back in from
+    /// there; every move of it was refused, and the AI's walk back was replaced by ending its
+    /// turn (an AI fallback, found by generated levels).
     pub(super) fn check_hold(&self, id: CreatureId, path: &[Pos]) -> Result<(), Rejection> {
         let me = &self.creatures[id as usize];
-        match (&me.hold, path.iter().find(|p| !me.may_stand_at(**p))) {
+        let steps = path.strip_prefix(&[me.origin]).unwrap_or(path);
+        match (&me.hold, steps.iter().find(|p| !me.may_stand_at(**p))) {
             (Some(h), Some(out)) => {
                 let ((x0, y0), (x1, y1)) = h.corners();
                 reject("GEN-1", format!("{} is ordered to hold ({x0}, {y0})–({x1}, {y1}); {out} is outside", me.name))
