@@ -50,6 +50,7 @@ pub fn play_out(
     let battle = Battle::with_players(level, compendium, seed, &ai.players)?;
     let controllers = vec![Controller::Ai; battle.sides().len()];
     let mut active = ActiveBattle::new(battle, controllers);
+    active.nobody_plays = true;
     if let Some(s) = &script {
         active.scripted = s.actors.clone();
     }

@@ -213,6 +213,28 @@ fn the_headless_fallback_keeps_the_seed_and_profiles_asked_for() {
     assert_ne!(text(&run.stdout), text(&normal.stdout), "the profile changes the battle");
 }
 
+// A creature marked `controller: Some(Human)` is played by the AI where nobody plays: `run`
+// stopped at its first turn (exit 0, no end) and `sim` counted every battle a draw.
+#[test]
+fn a_creature_marked_for_a_person_is_played_by_the_ai_headless() {
+    let level = scratch("human_creature.level.ron");
+    std::fs::write(
+        &level,
+        r#"(name: "Marked", map: [".....", ".....", "....."], legend: { '.': "floor" }, terrains: { "floor": () },
+            sides: [(name: "A"), (name: "B")],
+            creatures: [
+                (name: "a", template: "human_fighter", side: "A", at: (0, 0), facing: E, controller: Some(Human)),
+                (name: "b", template: "human_fighter", side: "B", at: (4, 0), facing: W),
+            ],
+            max_rounds: 10)"#,
+    )
+    .unwrap();
+    let out = run(&["run", level.to_str().unwrap(), "--seed", "1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let report = text(&out.stdout);
+    assert!(report.contains("Battle over:") && report.contains("a attacks b"), "{report}");
+}
+
 #[test]
 fn play_refuses_bad_arguments_with_one_line_and_exit_2() {
     let cases: [(&[&str], &str); 5] = [

@@ -1095,3 +1095,34 @@ fn atk_4_area_e6_may_centre_area_agrees_with_the_check() {
     assert!(!b.may_centre_area(0, "sword", Pos::new(2, 2)), "a weapon it does not carry");
     assert!(!b.may_centre_area(0, "fist", Pos::new(2, 2)), "not a circle");
 }
+
+// FLOW-3 with GEN-6's relations: a side hostile to nobody (a bystander, neutral to both sides
+// of the fight) has no hostiles to defeat and does not win by "defeating" them; it won the
+// moment the battle began, before anyone acted. The side left with no hostile standing wins.
+#[test]
+fn flow_3_a_bystander_does_not_win_by_having_no_foes() {
+    let text = r#"(name: "Bystander", map: [".....", ".....", "....."],
+        legend: { '.': "floor" }, terrains: { "floor": () },
+        sides: [
+            (name: "A", relations: { "C": Neutral }),
+            (name: "B", relations: { "C": Neutral }),
+            (name: "C", relations: { "A": Neutral, "B": Neutral }),
+        ],
+        creatures: [
+            (name: "a", template: "human_fighter", side: "A", at: (0, 0), facing: E),
+            (name: "b", template: "human_fighter", side: "B", at: (4, 0), facing: W),
+            (name: "c", template: "grey_wolf", side: "C", at: (2, 2), facing: S),
+        ],
+        max_rounds: 10)"#;
+    for seed in 1..=6 {
+        let mut b = battle(text, seed);
+        assert!(b.outcome().is_none(), "seed {seed}: the battle begins");
+        meshal_tactics::ai::play_direct(&mut b, None, 100_000);
+        let acted = b.log().iter().any(|e| matches!(e.event, Event::AttackDeclared { .. }));
+        assert!(acted, "seed {seed}: the fight is fought");
+        match b.outcome() {
+            Some(Outcome::Victory { side, .. }) => assert_ne!(side, "C", "seed {seed}"),
+            other => assert!(matches!(other, Some(Outcome::Draw { .. })), "seed {seed}: {other:?}"),
+        }
+    }
+}

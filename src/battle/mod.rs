@@ -87,11 +87,15 @@ pub struct ActiveBattle {
     /// Creatures a command script plays, whatever their side's controller: a GM pins one
     /// creature and lets the AI play the rest of its side.
     pub scripted: Vec<CreatureId>,
+    /// Nobody is at the keyboard (`run`, `sim`): a creature the level marks for a person is
+    /// played by the AI. `run` stopped at such a creature's first turn, waiting for nobody, and
+    /// `sim` counted every such battle a draw.
+    pub nobody_plays: bool,
 }
 
 impl ActiveBattle {
     pub fn new(battle: Battle, controllers: Vec<Controller>) -> ActiveBattle {
-        ActiveBattle { battle, controllers, scripted: Vec::new() }
+        ActiveBattle { battle, controllers, scripted: Vec::new(), nobody_plays: false }
     }
 
     /// Who answers for a creature: a script plays the creatures it names (or a whole side set
@@ -105,6 +109,7 @@ impl ActiveBattle {
         let side = self.controllers[f.side];
         match (side, f.controller) {
             (Controller::Script, _) | (_, None) => side,
+            (_, Some(crate::level::ControllerDef::Human)) if self.nobody_plays => Controller::Ai,
             (_, Some(crate::level::ControllerDef::Human)) => Controller::Human,
             (_, Some(crate::level::ControllerDef::Ai)) => Controller::Ai,
         }

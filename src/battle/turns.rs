@@ -349,8 +349,11 @@ impl Battle {
         }
         if self.victory.contains(&Victory::DefeatAllHostiles) {
             for &s in &alive {
+                // A side hostile to nobody (a bystander, neutral to both sides of the fight) has
+                // no hostiles to defeat: it won the moment the battle began, before anyone acted.
+                let has_foes = (0..self.sides.len()).any(|o| self.sides[s].relations[o] == Relation::Hostile);
                 let hostile_left = alive.iter().any(|&o| self.sides[s].relations[o] == Relation::Hostile);
-                if !hostile_left {
+                if has_foes && !hostile_left {
                     let side = self.sides[s].name.clone();
                     return self
                         .finish(Outcome::Victory { side, reason: "every hostile creature is down or gone".into() });
