@@ -119,6 +119,39 @@ fn replay_verifies_and_reports_the_first_divergence() {
     assert!(text(&out.stderr).contains("wide.jsonl:2: a line of 1600"), "{}", text(&out.stderr));
 }
 
+/// A side's log (`run --side S --log`) holds only the events S saw, so the other sides' commands
+/// are not in it: `replay` says so instead of reporting a divergence at the first unseen event.
+/// A whole log with an entry cut out is a divergence at the first missing event.
+#[test]
+fn replay_tells_a_sides_view_and_a_cut_log_from_a_divergence() {
+    let pack = scratch("pack_view.jsonl");
+    let out = run(&["run", "levels/skirmish.level.ron", "--side", "Pack", "--log", pack.to_str().unwrap(), "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&["replay", pack.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let said = text(&out.stderr);
+    assert!(said.contains("this log holds only what Pack saw"), "{said}");
+    assert!(said.contains("`run --log` without `--side`"), "{said}");
+    assert!(!said.contains("diverges"), "{said}");
+
+    let whole = scratch("whole_to_cut.jsonl");
+    let out = run(&["run", "levels/skirmish.level.ron", "--log", whole.to_str().unwrap(), "--quiet"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let original = std::fs::read_to_string(&whole).unwrap();
+    let mut lines: Vec<&str> = original.lines().collect();
+    let at = lines.iter().position(|l| l.contains("\"RoundStarted\"")).unwrap();
+    lines.remove(at);
+    let cut = scratch("cut.jsonl");
+    std::fs::write(&cut, lines.join("\n")).unwrap();
+    let out = run(&["replay", cut.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains(&format!("replay diverges at event {at}: the log's entry {at} is numbered {}", at + 1)),
+        "{said}"
+    );
+}
+
 // RULES: TIME-7, ATK-11 — a scripted side plays exactly its script; its log shows the commands
 // and the engine's answers.
 #[test]

@@ -77,12 +77,7 @@ impl Battle {
             return Err("the log does not start with BattleStarted".into());
         };
         let mut battle = Battle::with_players(level, compendium, *seed, fate)?;
-        if recorded
-            .iter()
-            .any(|e| e.visible_to.len() < battle.sides().len() && matches!(e.event, Event::RoundStarted { .. }))
-        {
-            return Err("this is one side's view; a replay needs the full log (run without --side)".into());
-        }
+        check_numbering(&battle, recorded)?;
         let diverged = |at: usize, got: Option<&LogEntry>, want: Option<&LogEntry>| {
             let show = |e: Option<&LogEntry>| {
                 e.map_or("(nothing)".to_string(), |e| serde_json::to_string(e).unwrap_or_default())
@@ -112,6 +107,31 @@ impl Battle {
             return diverged(recorded.len(), battle.log().get(recorded.len()), None);
         }
         Ok(battle)
+    }
+}
+
+/// A whole log numbers its entries 0, 1, 2, …; one that skips numbers lacks events. Where every
+/// entry is one that a single side saw, it is that side's view (`run --side S --log`), which
+/// cannot be replayed: the other sides' commands are not in it. Said so here, rather than as a
+/// divergence at the first event that side did not see.
+fn check_numbering(battle: &Battle, recorded: &[LogEntry]) -> Result<(), String> {
+    let Some((at, entry)) = recorded.iter().enumerate().find(|(i, e)| e.seq as usize != *i) else {
+        return Ok(());
+    };
+    let sides = battle.sides();
+    let viewer = sides.iter().find(|s| recorded.iter().all(|e| e.visible_to.contains(&s.name)));
+    match viewer {
+        Some(side) if sides.len() > 1 => Err(format!(
+            "this log holds only what {0} saw (its entry {at} is event {1}; every entry is one {0} saw): \
+             it is one side's view, as `run --side {0} --log` writes it; a replay needs the whole log \
+             (`run --log` without `--side`)",
+            side.name, entry.seq
+        )),
+        _ => Err(format!(
+            "replay diverges at event {at}: the log's entry {at} is numbered {}; events are missing or \
+             out of order (a log cut or edited)",
+            entry.seq
+        )),
     }
 }
 
