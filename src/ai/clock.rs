@@ -80,10 +80,14 @@ pub(super) fn rounds_since_hurt(b: &Battle, side: usize) -> u32 {
 /// The conscious dice pools of `me`'s side (ours) or of the hostiles it perceives (theirs).
 pub(super) fn side_strength(b: &Battle, me: CreatureId, ours: bool) -> i32 {
     let side = b.fighter(me).side;
-    b.creatures()
-        .iter()
-        .filter(|c| c.can_act())
-        .filter(|c| if ours { c.side == side } else { b.hostile(me, c.id) && b.side_perceives(side, c.id) })
-        .map(|c| c.attrs.pools.iter().flatten().map(|p| p.current).sum::<i32>())
+    let pools = |c: &crate::battle::Fighter| c.attrs.pools.iter().flatten().map(|p| p.current).sum::<i32>();
+    if ours {
+        return b.creatures().iter().filter(|c| c.can_act() && c.side == side).map(pools).sum();
+    }
+    b.perceived_hostiles(side)
+        .into_iter()
+        .map(|e| b.fighter(e))
+        .filter(|c| c.can_act() && b.hostile(me, c.id))
+        .map(pools)
         .sum()
 }

@@ -511,9 +511,10 @@ impl Battle {
 
     /// Hostile creatures `side` perceives now, present and not yet gone.
     pub fn perceived_hostiles(&self, side: usize) -> Vec<CreatureId> {
+        let seen = self.perceived_by(side);
         self.creatures
             .iter()
-            .filter(|o| o.is_active() && self.hostile_sides(side, o.side) && self.side_perceives(side, o.id))
+            .filter(|o| o.is_active() && self.hostile_sides(side, o.side) && seen[o.id as usize])
             .map(|o| o.id)
             .collect()
     }
