@@ -309,6 +309,32 @@ mod tests {
         assert!((exchange.open - t.open).abs() < 1e-12 && exchange.open > t.shared(&friends, false).open);
     }
 
+    // RULES: MOVE-11, MOVE-12, SPACE-E7 — a square with a chasm behind it, where an enemy's
+    // warhammer would knock us over the edge, is the more dangerous by the fall (its dice,
+    // undefended, times the chance the blow hurts); the blow alone, undefended, is the same.
+    #[test]
+    fn a_blow_that_would_throw_us_over_the_edge_counts_the_fall() {
+        let ground = |behind: &str| {
+            let text = format!(
+                r#"(name: "edge", map: ["WWWWWWWW", "W{behind}....W", "WWWWWWWW"],
+                    legend: {{ '.': "floor", 'W': "wall", '_': "chasm" }},
+                    terrains: {{ "floor": (), "wall": (blocks_movement: true, blocks_sight: true), "chasm": (drop: 6) }},
+                    sides: [(name: "Us"), (name: "Them")],
+                    creatures: [
+                        (name: "Me", template: "human_fighter", side: "Us", at: (3, 1), facing: E),
+                        (name: "Hammer", template: "hammer_guard", side: "Them", at: (4, 1), facing: W),
+                    ])"#
+            );
+            let level = parse_level("edge.level.ron", &text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+            let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+            threat(&b, b.fighter(0), b.fighter(0).placement(), b.fighter(1))
+        };
+        let (edge, firm) = (ground("__"), ground(".."));
+        assert!(firm.any > 0.0, "the hammer strikes from beside us");
+        assert!(edge.any > firm.any + 1.0, "the fall adds dice: {} against {}", edge.any, firm.any);
+        assert!((edge.open - firm.open).abs() < 1e-12, "the blow alone is the same");
+    }
+
     // RULES: MOVE-1, MOVE-E1 — a blow comes only from where the enemy can walk: three squares
     // away through a wall is no threat when the way round is longer than its moves.
     #[test]
