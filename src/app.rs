@@ -172,6 +172,11 @@ fn begin_battle(world: &mut World) {
             return;
         }
     };
+    // A saved battle is continued once: "Play again" and "Restart, same seed" begin it anew
+    // from round 1 (they had gone back to where it was continued from).
+    if setup.resume.is_some() {
+        world.resource_mut::<CurrentSetup>().resume = None;
+    }
     let mut controllers = vec![Controller::Ai; battle.sides().len()];
     if let Some(side) = setup.player_side
         && side < controllers.len()
@@ -188,4 +193,52 @@ fn begin_battle(world: &mut World) {
         omniscient: setup.player_side.is_none() && setup.view_side.is_none(),
     });
     world.insert_resource(crate::client::Notice::default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_compendium, load_level};
+
+    /// Entering the battle screen with `setup`: the battle it begins.
+    fn enter(world: &mut World) -> Battle {
+        begin_battle(world);
+        world.resource::<ActiveBattle>().battle.clone()
+    }
+
+    // A continued battle is rebuilt from its log once; entering the battle screen again (the
+    // result screen's "Play again, same seed", the pause menu's "Restart") begins it anew
+    // from round 1 with the same seed.
+    #[test]
+    fn a_continued_battle_restarts_from_its_first_round() {
+        let level = load_level(std::path::Path::new("levels/duel.level.ron"), builtin_compendium()).unwrap();
+        let mut played = Battle::new(&level, builtin_compendium(), 5).unwrap();
+        while played.round() < 3 && played.outcome().is_none() {
+            let (c, w) = played.awaiting().unwrap();
+            let cmd = crate::ai::decide(&played, c, w);
+            played.submit(c, cmd).unwrap();
+        }
+        assert_eq!(played.round(), 3, "the duel lasts into its third round");
+        let mut world = World::new();
+        world.insert_resource(Content(builtin_compendium().clone()));
+        world.init_resource::<NextState<Screen>>();
+        world.insert_resource(CurrentSetup {
+            seed: 5,
+            player_side: Some(0),
+            view_side: None,
+            actor: None,
+            ready: None,
+            side_profiles: vec![None; level.level.sides.len()],
+            resume: Some(std::sync::Arc::new(played.log().to_vec())),
+            level: level.clone(),
+        });
+        let continued = enter(&mut world);
+        assert_eq!((continued.round(), continued.log().len()), (3, played.log().len()), "continued where it was");
+        assert!(world.resource::<CurrentSetup>().resume.is_none(), "the save is used once");
+        let again = enter(&mut world);
+        assert_eq!(again.round(), 1, "played again from the start");
+        assert_eq!(again.seed(), 5);
+        let fresh = Battle::with_players(&level, builtin_compendium(), 5, &[level.level.sides[0].name.clone()]).unwrap();
+        assert_eq!(again.log(), fresh.log(), "the same battle as one begun with that seed");
+    }
 }
