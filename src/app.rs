@@ -238,7 +238,8 @@ mod tests {
         let again = enter(&mut world);
         assert_eq!(again.round(), 1, "played again from the start");
         assert_eq!(again.seed(), 5);
-        let fresh = Battle::with_players(&level, builtin_compendium(), 5, &[level.level.sides[0].name.clone()]).unwrap();
+        let fresh =
+            Battle::with_players(&level, builtin_compendium(), 5, &[level.level.sides[0].name.clone()]).unwrap();
         assert_eq!(again.log(), fresh.log(), "the same battle as one begun with that seed");
     }
 }

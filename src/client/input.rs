@@ -543,18 +543,29 @@ fn move_camera(
     actions: Query<&ActionState<PlayerAction>>,
     mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
     window: Query<&Window>,
+    battle: Option<Res<ActiveBattle>>,
     time: Res<Time>,
+    mut held_from_answer: Local<bool>,
 ) {
     let (Ok(a), Ok((mut t, mut projection))) = (actions.single(), camera.single_mut()) else { return };
     let Projection::Orthographic(ortho) = projection.as_mut() else { return };
     let speed = 12.0 * TILE * ortho.scale * time.delta_secs();
     let mut d = Vec2::ZERO;
-    for (k, v) in [
+    // While a person answers a window (a defense, a Fate prompt) the keys answer it: D is
+    // Dodge there, and panned the map away from the attack as it dodged. A key held down from
+    // then pans only once let go and pressed again.
+    let answering = battle.as_ref().is_some_and(|b| {
+        b.battle.awaiting().is_some_and(|(c, w)| w.is_some() && b.controller_of(c) == Controller::Human)
+    });
+    let pans = [
         (PlayerAction::PanUp, Vec2::Y),
         (PlayerAction::PanDown, -Vec2::Y),
         (PlayerAction::PanLeft, -Vec2::X),
         (PlayerAction::PanRight, Vec2::X),
-    ] {
+    ];
+    let any_held = pans.iter().any(|(k, _)| a.pressed(k));
+    *held_from_answer = any_held && (answering || *held_from_answer);
+    for (k, v) in pans.into_iter().filter(|_| !*held_from_answer) {
         if a.pressed(&k) {
             d += v;
         }

@@ -531,3 +531,70 @@ fn a_curve_is_bent_with_b_and_fired_with_a_click() {
     let choice = app.world().resource::<super::input::Choice>().clone();
     assert!(choice.bends_now(battle(&mut app)).is_empty());
 }
+
+/// Hold `k` down for `frames` frames, then let it go.
+fn hold(app: &mut App, k: KeyCode, frames: usize) {
+    use bevy::input::ButtonState;
+    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+    let message = |state| KeyboardInput {
+        key_code: k,
+        logical_key: Key::Unidentified(NativeKey::Unidentified),
+        state,
+        text: None,
+        repeat: false,
+        window: Entity::PLACEHOLDER,
+    };
+    app.world_mut().write_message(message(ButtonState::Pressed));
+    for _ in 0..frames {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        app.update();
+    }
+    app.world_mut().write_message(message(ButtonState::Released));
+    app.update();
+}
+
+// RULES: ATK-E3 — attacked, D dodges and leaves the map where it is (D also pans, WASD): the
+// key held down past the answer pans only once let go; outside a window it pans.
+#[test]
+fn dodging_with_d_does_not_pan_the_map() {
+    let level = FIELD
+        .replace(
+            "at: (1, 2), facing: E, overrides: (activeness: Some(10))",
+            "at: (7, 2), facing: E, overrides: (activeness: Some(1))",
+        )
+        .replace(
+            "at: (8, 2), facing: W, overrides: (activeness: Some(1))",
+            "at: (8, 2), facing: W, overrides: (activeness: Some(10))",
+        );
+    let camera_at = |app: &mut App| {
+        let mut q = app.world_mut().query_filtered::<&Transform, With<Camera2d>>();
+        q.single(app.world()).unwrap().translation
+    };
+    let (mut dodged, mut panned) = (0, 0);
+    for seed in 0..20 {
+        let mut app = app(&level, seed);
+        app.world_mut().spawn(Camera2d);
+        let b = battle(&mut app);
+        b.submit(1, Command::Attack { weapon: "sword".into(), target: Target::Creature(0), additives: vec![] })
+            .unwrap();
+        if b.awaiting() == Some((0, Some(crate::battle::WindowKind::BeforeAttack))) {
+            key(&mut app, KeyCode::KeyN);
+        }
+        if battle(&mut app).awaiting() != Some((0, Some(crate::battle::WindowKind::Defense))) {
+            continue;
+        }
+        let (from, start) = (log_len(&app), camera_at(&mut app));
+        hold(&mut app, KeyCode::KeyD, 8);
+        let dodge = Command::Defend { defense: Some(crate::rules::attack::Defense::Dodge) };
+        assert!(accepted(&app, from).iter().any(|(c, cmd)| *c == 0 && *cmd == dodge));
+        assert_eq!(camera_at(&mut app), start, "the map stays where it was");
+        dodged += 1;
+        // The window answered, D pans again.
+        if battle(&mut app).awaiting().is_some_and(|(_, w)| w.is_none()) {
+            hold(&mut app, KeyCode::KeyD, 8);
+            assert!(camera_at(&mut app).x > start.x, "outside a window D pans right");
+            panned += 1;
+        }
+    }
+    assert!(dodged >= 3 && panned >= 1, "defense windows met and dodged: {dodged}, panned after: {panned}");
+}
