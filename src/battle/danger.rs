@@ -43,12 +43,49 @@ impl Battle {
     /// it can reach with the AP it has, creatures standing where they are: (square, moves).
     /// Each further move starts from a square a move can end on, by the engine's own field.
     pub fn moves_to_squares(&self, id: CreatureId) -> Vec<(Pos, u8)> {
+        let (best, _) = self.move_layers(id);
+        (0..best.len()).filter(|&i| best[i] != u8::MAX && best[i] > 0).map(|i| (self.map.pos_of(i), best[i])).collect()
+    }
+
+    /// MOVE-1, TIME-8: the fewest moves this turn that end on `at`, each as the path of one
+    /// Move command (start square first), as `moves_to_squares` counts them; None if no number
+    /// of moves the AP pay for gets there (or `at` is where it stands).
+    pub fn walk_in_moves(&self, id: CreatureId, at: Pos) -> Option<Vec<Vec<Pos>>> {
+        if !self.map.in_bounds(at) {
+            return None;
+        }
+        let (best, came_from) = self.move_layers(id);
+        let k = best[self.map.index(at)];
+        if k == 0 || k == u8::MAX {
+            return None;
+        }
+        // The squares each move ends on, from the last back to the first.
+        let mut ends = vec![at];
+        while ends.len() < k as usize {
+            let before = came_from[self.map.index(*ends.last()?)];
+            ends.push(self.map.pos_of(before as usize));
+        }
+        ends.reverse();
+        let (occupancy, mover) = (self.occupancy_for(id), self.mover(id, false));
+        let mut from = self.creatures[id as usize].origin;
+        let mut paths = Vec::new();
+        for end in ends {
+            let field = reachable(&self.map, Some(&occupancy), &mover, from).ok()?;
+            paths.push(field.path_to(end)?);
+            from = end;
+        }
+        Some(paths)
+    }
+
+    /// The moves to each square (`u8::MAX`: none) and the square the last of them starts from.
+    fn move_layers(&self, id: CreatureId) -> (Vec<u8>, Vec<u32>) {
         let f = &self.creatures[id as usize];
         let moves = if f.long_term.is_some() { 0 } else { f.ap / MOVE_AP };
         let occupancy = self.occupancy_for(id);
         let mover = self.mover(id, false);
         let map = &self.map;
         let mut best = vec![u8::MAX; (map.width() * map.height()) as usize];
+        let mut came_from = vec![u32::MAX; best.len()];
         best[map.index(f.origin)] = 0;
         let mut frontier = VecDeque::from([f.origin]);
         for k in 1..=moves.clamp(0, 8) as u8 {
@@ -59,13 +96,14 @@ impl Battle {
                     let i = map.index(p);
                     if best[i] > k {
                         best[i] = k;
+                        came_from[i] = map.index(from) as u32;
                         next.push_back(p);
                     }
                 }
             }
             frontier = next;
         }
-        (0..best.len()).filter(|&i| best[i] != u8::MAX && best[i] > 0).map(|i| (map.pos_of(i), best[i])).collect()
+        (best, came_from)
     }
 
     /// Where the hostile creatures `side` perceives could strike next round (with their full

@@ -84,12 +84,17 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
             format!("  ✗ {} cannot {}: {reason} ({rule})", name(b, *creature), describe_command(b, command))
         }
         Event::Moved { creature, path, cost_quarters, sprint } => format!(
-            "  {} {} {} → {} ({} steps)",
+            "  {} {} {} → {} ({})",
             name(b, *creature),
             if *sprint { "sprints" } else { "moves" },
             path.first()?,
             path.last()?,
-            *cost_quarters as f64 / 4.0
+            // A side that saw only a stretch of the move is not told what it cost (`partial`).
+            match *cost_quarters {
+                0 if path.len() > 1 => "seen in part".to_string(),
+                4 => "1 step".to_string(),
+                q => format!("{} steps", q as f64 / 4.0),
+            }
         ),
         Event::Faced { creature, facing } => format!("  {} faces {}", name(b, *creature), facing.name()),
         Event::PostureChanged { creature, posture, forced } => {
@@ -316,4 +321,25 @@ pub fn narrate(b: &Battle, e: &Event) -> Option<String> {
         },
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_compendium, load_level};
+    use crate::rules::grid::Pos;
+
+    // A move's cost in words: one step is "1 step"; a stretch of a move that a side saw only in
+    // part carries no cost (`partial`), and is told as seen in part, not as "0 steps".
+    #[test]
+    fn a_move_is_told_with_its_cost_or_as_seen_in_part() {
+        let level = load_level(std::path::Path::new("levels/duel.level.ron"), builtin_compendium()).unwrap();
+        let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+        let (a, z) = (Pos::new(1, 1), Pos::new(2, 1));
+        let moved = |cost_quarters| Event::Moved { creature: 0, path: vec![a, z], cost_quarters, sprint: false };
+        let told = |e: Event| narrate(&b, &e).unwrap();
+        assert!(told(moved(4)).ends_with("(1 step)"), "{}", told(moved(4)));
+        assert!(told(moved(6)).ends_with("(1.5 steps)"), "{}", told(moved(6)));
+        assert!(told(moved(0)).ends_with("(seen in part)"), "{}", told(moved(0)));
+    }
 }

@@ -307,7 +307,12 @@ impl Battle {
         }
         self.check_victory(true);
         if !matches!(self.phase, Phase::Over(_)) && self.round >= self.max_rounds {
-            self.finish(Outcome::Draw { reason: format!("{} rounds passed", self.max_rounds) });
+            let passed = if self.max_rounds == 1 {
+                "1 round passed".into()
+            } else {
+                format!("{} rounds passed", self.max_rounds)
+            };
+            self.finish(Outcome::Draw { reason: passed });
         }
     }
 

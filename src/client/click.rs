@@ -45,7 +45,17 @@ pub fn click_plan(b: &Battle, me: CreatureId, at: Pos, choice: &Choice) -> Optio
         then.push(attack);
         return Some((first, then));
     }
-    click_here(b, me, at, choice).map(|c| (c, Vec::new()))
+    if let Some(c) = click_here(b, me, at, choice) {
+        return Some((c, Vec::new()));
+    }
+    // MOVE-1, TIME-8: an empty square one move does not reach, but the reach overlay's paler
+    // rings do: walked to in as many moves as it shows.
+    if choice.weapon.is_some() || choice.sprint || b.shown_creature_at(f.side, at).is_some() {
+        return None;
+    }
+    let mut moves = b.walk_in_moves(me, at)?.into_iter().map(|path| Command::Move { path, sprint: false, face: None });
+    let first = moves.next()?;
+    Some((first, moves.collect()))
 }
 
 /// TIME-16: the AP these additive abilities add to an attack.

@@ -332,10 +332,14 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
     }
     match &intent.command {
         Some(Command::Move { path, sprint, .. }) => {
-            let cost = path.len().saturating_sub(1);
+            let squares = |path: &[Pos]| match path.len().saturating_sub(1) {
+                1 => "1 square".to_string(),
+                n => format!("{n} squares"),
+            };
             let _ = writeln!(
                 out,
-                "  click: move ({cost} squares{}, 1 AP)",
+                "  click: move ({}{}, 1 AP)",
+                squares(path),
                 if *sprint { ", sprinting: -1 Activeness die" } else { "" }
             );
             // Walking into reach of the enemy clicked: a second move if need be, then the strike.
@@ -344,8 +348,7 @@ fn hover_lines(out: &mut String, b: &Battle, viewer: &Viewer, at: Pos, intent: &
                 match next {
                     Command::Move { path, .. } => {
                         from = path.last().copied().unwrap_or(from);
-                        let _ =
-                            writeln!(out, "  then move on to {from} ({} squares, 1 AP)", path.len().saturating_sub(1));
+                        let _ = writeln!(out, "  then move on to {from} ({}, 1 AP)", squares(path));
                     }
                     Command::Attack { weapon, .. } => {
                         let name = f.weapon(weapon).map_or(weapon.clone(), |w| w.weapon.name.clone());

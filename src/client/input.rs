@@ -405,7 +405,10 @@ fn act(
             if pressed(PlayerAction::Confirm) {
                 match hover.square {
                     Some(at) => intent.command.clone().or_else(|| {
-                        notice.0 = format!("{} cannot end a move on {at}", f.name);
+                        // Why, as the engine says it of a move there (the rule broken).
+                        let there = Command::Move { path: vec![at], sprint: choice.sprint, face: None };
+                        let why = b.check(me, &there).err().map_or(String::new(), |r| format!(": {r}"));
+                        notice.0 = format!("{} cannot end a move on {at}{why}", f.name);
                         None
                     }),
                     None => None,

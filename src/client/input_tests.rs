@@ -43,7 +43,8 @@ fn clicking_a_square_moves_there() {
     assert_eq!(click_command(&b, 0, Pos::new(1, 2), &Choice::default()), None, "its own square");
     let sprint = Choice { sprint: true, ..Choice::default() };
     let far = Pos::new(5, 3);
-    assert!(click_command(&b, 0, far, &Choice::default()).is_none(), "out of a walk's reach");
+    let (first, then) = click_plan(&b, 0, far, &Choice::default()).expect("two walks reach it");
+    assert!(matches!(first, Command::Move { sprint: false, .. }) && then.len() == 1, "{first:?} {then:?}");
     let c = click_command(&b, 0, far, &sprint).expect("within a sprint's reach");
     assert!(matches!(c, Command::Move { sprint: true, .. }));
     assert_eq!(b.check(0, &c), Ok(()));
@@ -92,13 +93,21 @@ fn offered_moves_are_accepted_with_postures_off() {
         for y in 0..4 {
             for x in 0..10 {
                 let at = Pos::new(x, y);
-                let click = click_command(&b, 0, at, &Choice { sprint, ..Choice::default() });
+                let click = click_plan(&b, 0, at, &Choice { sprint, ..Choice::default() });
                 match click {
-                    Some(c @ Command::Move { .. }) => {
+                    Some((c @ Command::Move { .. }, then)) => {
                         // A click on the foe walks up to it: the move ends on an offered square.
+                        // One a single move does not reach is the first of several (the
+                        // overlay's paler rings), the last ending there.
                         let Command::Move { path, .. } = &c else { unreachable!() };
                         let end = *path.last().unwrap();
-                        assert!(end == at || at == Pos::new(8, 2), "{at}: a move elsewhere");
+                        let last = then.iter().rev().find_map(|t| match t {
+                            Command::Move { path, .. } => path.last().copied(),
+                            _ => None,
+                        });
+                        assert!(!sprint || then.is_empty() || at == Pos::new(8, 2), "{at}: a sprint is one move");
+                        let arrives = last.unwrap_or(end);
+                        assert!(arrives == at || at == Pos::new(8, 2), "{at}: a move elsewhere");
                         assert!(offered.contains(&end), "{end} is clicked but not shown");
                         assert_eq!(b.check(0, &c), Ok(()), "{at}: the engine refuses what is offered");
                     }
@@ -242,4 +251,38 @@ fn auto_defend_picks_the_defense_that_prevents_most() {
         checked += 1;
     }
     assert!(checked >= 5, "defense windows met: {checked}");
+}
+
+// RULES: MOVE-1, TIME-8 — a free square one move does not reach is walked to in as many moves
+// as the reach overlay counts (`moves_to_squares`), each accepted in turn; past what the AP pay
+// for there is no walk, and a move there is refused with the rule.
+#[test]
+fn a_square_two_moves_away_is_walked_to_in_two_moves() {
+    let text = r#"(name: "Corridor", map: ["WWWWWWWWWWWWWWWWWWWWWWWWW", "W.......................W", "WWWWWWWWWWWWWWWWWWWWWWWWW"],
+        legend: { '.': "floor", 'W': "wall" },
+        terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+        sides: [(name: "You", human: true), (name: "Foe")],
+        creatures: [
+            (name: "Knight", template: "human_fighter", side: "You", at: (1, 1), facing: E, overrides: (activeness: Some(10))),
+            (name: "Foe", template: "human_fighter", side: "Foe", at: (23, 1), facing: W, overrides: (activeness: Some(1))),
+        ])"#;
+    let level = parse_level("corridor.level.ron", text, builtin_compendium()).unwrap();
+    let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+    assert_eq!(b.awaiting(), Some((0, None)));
+    let counted = b.moves_to_squares(0);
+    let two = counted.iter().filter(|(_, k)| *k == 2).map(|(p, _)| *p).max_by_key(|p| p.x).expect("two moves reach on");
+    let beyond = Pos::new(counted.iter().map(|(p, _)| p.x).max().unwrap() + 1, 1);
+    assert!(b.check(0, &Command::Move { path: vec![two], sprint: false, face: None }).is_err(), "not in one move");
+    let (first, then) = click_plan(&b, 0, two, &Choice::default()).expect("a walk of two moves");
+    let [second @ Command::Move { path, .. }] = &then[..] else { panic!("one more move: {then:?}") };
+    assert_eq!(path.last(), Some(&two));
+    let ap = b.fighter(0).ap;
+    b.submit(0, first).unwrap();
+    b.submit(0, second.clone()).unwrap();
+    assert_eq!((b.fighter(0).origin, b.fighter(0).ap), (two, ap - 2), "there, for 2 AP");
+    // Past the last ring: no walk; a move there says why.
+    let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+    assert_eq!(click_plan(&b, 0, beyond, &Choice::default()), None);
+    let refused = b.check(0, &Command::Move { path: vec![beyond], sprint: false, face: None }).unwrap_err();
+    assert!(refused.rule.starts_with("MOVE"), "{refused}");
 }

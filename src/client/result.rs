@@ -63,7 +63,13 @@ fn show_result(mut commands: Commands, battle: Res<ActiveBattle>) {
             c.spawn((Text::new(title), font(34.0), TextColor(ACCENT)));
             c.spawn((Text::new(why), font(16.0), TextColor(TEXT)));
             c.spawn((
-                Text::new(format!("{} (seed {}), {} rounds", b.level_name(), b.seed(), b.round())),
+                Text::new(format!(
+                    "{} (seed {}), {} round{}",
+                    b.level_name(),
+                    b.seed(),
+                    b.round(),
+                    if b.round() == 1 { "" } else { "s" }
+                )),
                 font(14.0),
                 TextColor(DIM),
                 Node { margin: UiRect::bottom(px(14)), ..default() },
