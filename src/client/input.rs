@@ -386,6 +386,7 @@ fn act(
     mut notice: ResMut<Notice>,
     mut pending: ResMut<PendingStrike>,
     mut out: MessageWriter<IssueCommand>,
+    mut empty_area_armed: Local<Option<Command>>,
 ) {
     let Ok(a) = actions.single() else { return };
     let Some((me, window)) = player_awaited(&battle, &viewer) else { return };
@@ -491,6 +492,20 @@ fn act(
         Some(crate::battle::WindowKind::Fate) => None,
     };
     let Some(command) = command else { return };
+    // An area that covers nobody the side sees fires on a second click only: a cone aimed at a
+    // foe past its reach spent AP and a shot on empty ground without a word (a shot into the
+    // dark, where a foe was last seen, stays possible).
+    let area = matches!(&command, Command::Attack { weapon, .. }
+        if f.weapon(weapon).is_some_and(|w| w.weapon.area.is_some()));
+    if area
+        && b.attack_preview(me, &command).is_ok_and(|seen| seen.is_empty())
+        && empty_area_armed.as_ref() != Some(&command)
+    {
+        notice.0 = format!("{}'s attack there covers nobody you see: click again to fire anyway", f.name);
+        *empty_area_armed = Some(command);
+        return;
+    }
+    *empty_area_armed = None;
     match b.check(me, &command) {
         Ok(()) => {
             notice.0.clear();

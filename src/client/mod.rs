@@ -23,6 +23,8 @@ mod flow;
 mod frame_cost;
 mod free_up;
 mod gauges;
+#[cfg(test)]
+mod guard_tests;
 mod hud;
 mod input;
 pub(crate) mod items;

@@ -7,6 +7,9 @@ use std::fmt::Write;
 /// ATK-E7, ATK-11: the exact odds of an attack, as the engine would resolve it now.
 pub(super) fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
     match b.attack_preview(me, cmd) {
+        Ok(targets) if targets.is_empty() => {
+            let _ = writeln!(out, "  covers nobody you see (click twice to fire anyway)");
+        }
         Ok(targets) => {
             for t in targets {
                 let target = b.fighter(t.target);
