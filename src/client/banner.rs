@@ -87,10 +87,7 @@ fn update_banner(
                 lines.push(format!("  N  take it ({taken}), keeping {} AP", f.ap));
                 lines.join("\n")
             }
-            WindowKind::BeforeAttack => format!(
-                "{attacker} attacks {}. Click a square to Quick Step away, K to counter-attack, N to let it come",
-                f.name
-            ),
+            WindowKind::BeforeAttack => before_attack_prompt(&attacker, f),
             WindowKind::Fate => String::new(),
         };
     }
@@ -118,5 +115,46 @@ fn update_banner(
     }
     if let Ok(mut v) = visibility.get_mut(parent.parent()) {
         v.set_if_neq(if text.0.is_empty() { Visibility::Hidden } else { Visibility::Inherited });
+    }
+}
+
+/// TIME-13, TIME-14: the answers to an attack about to land that this creature has, with what
+/// each costs (a creature without Quick Step was told to click a square and then refused).
+fn before_attack_prompt(attacker: &str, f: &crate::battle::Fighter) -> String {
+    let mut answers = Vec::new();
+    if let Some(ap) = f.quick_step_ap() {
+        answers.push(format!("click a square to Quick Step away ({ap} AP)"));
+    }
+    if let Some(ap) = f.counter_attack_ap() {
+        answers.push(format!("K to counter-attack ({ap} AP of {} left)", f.ap));
+    }
+    answers.push("N to let it come".to_string());
+    format!("{attacker} attacks {}. {}", f.name, answers.join(", "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::battle::Battle;
+    use crate::level::{builtin_compendium, parse_level};
+
+    // RULES: TIME-13, TIME-14 — attacked, a creature is offered only the answers it has, with
+    // their cost: a fighter (Riposte, no Quick Step) a counter-attack; a duelist a Quick Step.
+    #[test]
+    fn an_attack_about_to_land_offers_only_the_answers_the_creature_has() {
+        let text = r#"(name: "Prompt", map: ["......"], legend: { '.': "floor" }, terrains: { "floor": () },
+            sides: [(name: "A"), (name: "B")],
+            creatures: [
+                (name: "Fighter", template: "human_fighter", side: "A", at: (0, 0), facing: E),
+                (name: "Duelist", template: "human_duelist", side: "A", at: (2, 0), facing: E),
+                (name: "Foe", template: "human_fighter", side: "B", at: (5, 0), facing: W),
+            ])"#;
+        let level = parse_level("prompt.level.ron", text, builtin_compendium()).unwrap();
+        let b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+        let fighter = before_attack_prompt("Foe", b.fighter(0));
+        assert_eq!(fighter, "Foe attacks Fighter. K to counter-attack (1 AP of 3 left), N to let it come");
+        let duelist = before_attack_prompt("Foe", b.fighter(1));
+        assert!(duelist.contains("click a square to Quick Step away (1 AP)"), "{duelist}");
+        assert!(!duelist.contains("counter-attack"), "{duelist}");
     }
 }
