@@ -143,6 +143,24 @@ fn colour_for(e: &Event) -> Color {
     }
 }
 
+/// PERC-2: a creature coming into or going out of the viewer's sight (the reports leave these
+/// out; on the map a token appeared or vanished without a word). Watching every side, whose
+/// sight it is.
+fn sighting(b: &crate::battle::Battle, viewer: &Viewer, e: &Event) -> Option<String> {
+    let (side, creature, came) = match e {
+        Event::Spotted { side, creature } => (side, *creature, true),
+        Event::LostSight { side, creature } => (side, *creature, false),
+        _ => return None,
+    };
+    let name = crate::files::escape_controls(&b.fighter(creature).name);
+    Some(match (viewer.omniscient, came) {
+        (true, true) => format!("  {side} sees {name}"),
+        (true, false) => format!("  {side} loses sight of {name}"),
+        (false, true) => format!("  {name} comes into sight"),
+        (false, false) => format!("  {name} goes out of sight"),
+    })
+}
+
 fn collect(
     mut events: MessageReader<BattleEvent>,
     battle: Res<ActiveBattle>,
@@ -154,7 +172,7 @@ fn collect(
         if !viewer.shows(b, entry) {
             continue;
         }
-        let Some(text) = narrate(b, &entry.event) else { continue };
+        let Some(text) = sighting(b, &viewer, &entry.event).or_else(|| narrate(b, &entry.event)) else { continue };
         let colour = colour_for(&entry.event);
         let rule = rule_for(&entry.event);
         for line in text.lines().flat_map(|l| rows_of(&super::hud::plain(l), ROW_CHARS, MOST_ROWS)) {
@@ -321,6 +339,25 @@ fn explain_hovered_line(
 #[cfg(test)]
 mod tests {
     use super::rows_of;
+
+    // RULES: PERC-2 — a creature coming into or going out of sight is told in the log, from
+    // the player's side ("comes into sight") or, watching every side, naming whose sight.
+    #[test]
+    fn sightings_are_told() {
+        let content = crate::level::builtin_compendium();
+        let level = crate::level::load_level(std::path::Path::new("levels/duel.level.ron"), content).unwrap();
+        let b = crate::battle::Battle::new(&level, content, 1).unwrap();
+        let (side, name) = (b.sides()[0].name.clone(), b.fighter(1).name.clone());
+        let player = super::Viewer { side: 0, plays: true, omniscient: false };
+        let gm = super::Viewer { side: 0, plays: false, omniscient: true };
+        let seen = crate::battle::Event::Spotted { side: side.clone(), creature: 1 };
+        let lost = crate::battle::Event::LostSight { side: side.clone(), creature: 1 };
+        assert_eq!(super::sighting(&b, &player, &seen).unwrap(), format!("  {name} comes into sight"));
+        assert_eq!(super::sighting(&b, &player, &lost).unwrap(), format!("  {name} goes out of sight"));
+        assert_eq!(super::sighting(&b, &gm, &seen).unwrap(), format!("  {side} sees {name}"));
+        assert_eq!(super::sighting(&b, &gm, &lost).unwrap(), format!("  {side} loses sight of {name}"));
+        assert_eq!(super::sighting(&b, &gm, &crate::battle::Event::RoundStarted { round: 1 }), None);
+    }
 
     #[test]
     fn a_long_line_takes_a_few_rows_at_most() {
