@@ -165,6 +165,17 @@ fn offer_saved(content: &Compendium) -> Option<Result<SavedOffer, String>> {
     Some(offer.map_err(|e: String| format!("{}: {e}", path.display())))
 }
 
+/// The levels the list has room for in a window `height` pixels tall, around the chosen one:
+/// (first, one past the last). The title, the "Continue" offer and the two "more" lines come
+/// first; each level's button is about 30 pixels (the last ones ran off the window's foot).
+fn levels_shown(count: usize, selected: usize, height: f32, continue_offered: bool) -> (usize, usize) {
+    const ROW: f32 = 30.0;
+    let above = 190.0 + if continue_offered { 45.0 } else { 0.0 };
+    let room = (((height - above) / ROW).floor().max(3.0) as usize).min(count);
+    let first = selected.saturating_sub(room / 2).min(count - room);
+    (first, first + room)
+}
+
 fn default_side(choice: &MenuChoice) -> usize {
     match choice.levels.get(choice.selected).map(|e| &e.level) {
         Some(Ok(l)) => l.level.sides.iter().position(|s| s.human).unwrap_or(0),
@@ -253,14 +264,18 @@ fn apply(action: MenuAction, choice: &mut MenuChoice, exit: &mut MessageWriter<A
 
 fn menu_keys(
     keys: Res<ButtonInput<KeyCode>>,
+    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
     mut choice: ResMut<MenuChoice>,
     mut exit: MessageWriter<AppExit>,
     mut commands: Commands,
 ) {
     let n = choice.levels.len().max(1);
-    let action = if keys.just_pressed(KeyCode::ArrowDown) {
+    // The wheel goes through the levels as Up/Down do: a list longer than the window shows
+    // only those around the chosen one.
+    let rolled: f32 = wheel.read().map(|w| w.y).sum();
+    let action = if keys.just_pressed(KeyCode::ArrowDown) || rolled < 0.0 {
         Some(MenuAction::Level((choice.selected + 1) % n))
-    } else if keys.just_pressed(KeyCode::ArrowUp) {
+    } else if keys.just_pressed(KeyCode::ArrowUp) || rolled > 0.0 {
         Some(MenuAction::Level((choice.selected + n - 1) % n))
     } else if keys.just_pressed(KeyCode::KeyS) {
         Some(MenuAction::Side)
@@ -302,10 +317,17 @@ fn menu_clicks(
 }
 
 /// The menu is rebuilt whenever the choice changes (rarely: a click or a key).
-fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity, With<MenuRoot>>) {
+fn show_menu(
+    mut commands: Commands,
+    choice: Res<MenuChoice>,
+    old: Query<Entity, With<MenuRoot>>,
+    window: Query<&Window>,
+) {
     for e in &old {
         commands.entity(e).despawn();
     }
+    let height = window.single().map_or(720.0, |w| w.height());
+    let (first, last) = levels_shown(choice.levels.len(), choice.selected, height, choice.saved.is_some());
     let root = commands
         .spawn((
             MenuRoot,
@@ -350,7 +372,19 @@ fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity,
             TextColor(TEXT),
             Node { margin: UiRect::top(px(16)), ..default() },
         ));
-        for (k, entry) in choice.levels.iter().enumerate() {
+        let more = |c: &mut ChildSpawnerCommands, n: usize, where_: &str| {
+            if n > 0 {
+                let text = format!("... {n} more {where_} (Up/Down, wheel)");
+                c.spawn((
+                    Text::new(text),
+                    font(12.0),
+                    TextColor(DIM),
+                    Node { margin: UiRect::all(px(3)), ..default() },
+                ));
+            }
+        };
+        more(c, first, "above");
+        for (k, entry) in choice.levels.iter().enumerate().take(last).skip(first) {
             let name = match &entry.level {
                 Ok(l) => l.level.name.clone(),
                 Err(_) => format!("{} (broken)", short(&entry.path)),
@@ -361,6 +395,7 @@ fn show_menu(mut commands: Commands, choice: Res<MenuChoice>, old: Query<Entity,
                 b.insert(Selected);
             }
         }
+        more(c, choice.levels.len() - last, "below");
         if choice.levels.is_empty() {
             c.spawn((Text::new("No *.level.ron files found in levels/"), font(14.0), TextColor(DIM)));
         }
@@ -469,4 +504,30 @@ fn option_row(c: &mut ChildSpawnerCommands, label: &str, value: String, action: 
 /// A path's file name, for the list.
 fn short(path: &str) -> String {
     std::path::Path::new(path).file_name().map_or(path.to_string(), |f| f.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::levels_shown;
+
+    // The level list keeps the chosen level in view, whatever the window's height: 18 levels
+    // and a "Continue" offer ran off a 720-pixel window.
+    #[test]
+    fn the_level_list_shows_the_chosen_level_and_fits_the_window() {
+        for height in [400.0, 720.0, 1080.0] {
+            for offered in [false, true] {
+                for selected in 0..18 {
+                    let (first, last) = levels_shown(18, selected, height, offered);
+                    assert!(first <= selected && selected < last && last <= 18, "{height} {offered} {selected}");
+                    let above = 190.0 + if offered { 45.0 } else { 0.0 };
+                    assert!(above + 30.0 * (last - first) as f32 <= height.max(above + 90.0), "{height}: fits");
+                }
+            }
+        }
+        assert_eq!(levels_shown(18, 0, 2000.0, true), (0, 18), "room for all");
+        assert_eq!(levels_shown(0, 0, 720.0, false), (0, 0), "no levels");
+        let (first, last) = levels_shown(18, 17, 720.0, true);
+        assert_eq!(last, 18, "the last level reachable");
+        assert!(first > 0);
+    }
 }
