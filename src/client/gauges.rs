@@ -13,8 +13,30 @@ use bevy::text::FontSize;
 
 pub fn plugin(app: &mut App) {
     app.add_systems(OnEnter(Screen::Battle), spawn_gauges.in_set(OnBattleScreen))
-        .add_systems(Update, update_gauges.in_set(OnBattleScreen));
+        .add_systems(Update, (update_gauges, keep_clear_of_pointer).in_set(OnBattleScreen));
 }
+
+/// The gauges stand at the top right of the map, over whatever creature stands there; with the
+/// pointer over them (aiming at a token they hid) they move to the top left, and back once it
+/// leaves (the pointer's target then shows, and the creature card beside the pointer no longer
+/// covers their warnings).
+fn keep_clear_of_pointer(window: Query<&Window>, mut root: Query<(&mut Node, &ComputedNode), With<GaugeRoot>>) {
+    let (Ok(window), Ok((mut node, computed))) = (window.single(), root.single_mut()) else { return };
+    let Some(pointer) = window.cursor_position() else { return };
+    let size = computed.size() * computed.inverse_scale_factor();
+    let box_right = window.width() - PANEL_WIDTH - 8.0;
+    // The box where it stands by default, with a margin: the pointer is "over" it a little
+    // before it reaches the edge, so that the box does not flicker as the pointer crosses it.
+    let over_right = pointer.x > box_right - size.x - 24.0 && pointer.y < GAUGES_TOP + size.y + 24.0;
+    let (left, right) = if over_right { (px(8.0), Val::Auto) } else { (Val::Auto, px(PANEL_WIDTH + 8.0)) };
+    if node.left != left || node.right != right {
+        node.left = left;
+        node.right = right;
+    }
+}
+
+/// Below the banner, which may take two lines.
+const GAUGES_TOP: f32 = 64.0;
 
 /// Pips drawn per row at most; a larger pool shows its number beside them.
 const MAX_PIPS: i32 = 16;
@@ -29,8 +51,7 @@ fn spawn_gauges(mut commands: Commands) {
         Node {
             position_type: PositionType::Absolute,
             right: px(PANEL_WIDTH + 8.0),
-            // Below the banner, which may take two lines.
-            top: px(64),
+            top: px(GAUGES_TOP),
             flex_direction: FlexDirection::Column,
             padding: UiRect::all(px(6)),
             row_gap: px(3),
@@ -221,6 +242,28 @@ mod tests {
     use super::*;
     use crate::battle::Target;
     use crate::level::{builtin_compendium, parse_level};
+
+    // The gauges step aside to the top left while the pointer is over where they stand (a token
+    // under them could not be seen or aimed at), and come back when it leaves.
+    #[test]
+    fn the_gauges_make_way_for_the_pointer() {
+        let mut app = App::new();
+        app.add_systems(Update, keep_clear_of_pointer);
+        let window = app.world_mut().spawn(Window::default()).id();
+        let gauges = app.world_mut().spawn((GaugeRoot, Node { right: px(PANEL_WIDTH + 8.0), ..default() })).id();
+        let width = app.world().get::<Window>(window).unwrap().width();
+        let at = |app: &mut App, x: f32, y: f32| {
+            app.world_mut().get_mut::<Window>(window).unwrap().set_cursor_position(Some(Vec2::new(x, y)));
+            app.update();
+            let node = app.world().get::<Node>(gauges).unwrap();
+            (node.left, node.right)
+        };
+        let beside = (Val::Auto, px(PANEL_WIDTH + 8.0));
+        assert_eq!(at(&mut app, 100.0, 100.0), beside, "the pointer far away");
+        let over = width - PANEL_WIDTH - 20.0;
+        assert_eq!(at(&mut app, over, GAUGES_TOP + 5.0), (px(8.0), Val::Auto), "over them: to the left");
+        assert_eq!(at(&mut app, over, 600.0), beside, "below them: back");
+    }
 
     // RULES: ATK-E4 — the chart is the engine's exact distribution: it sums to 1 and its mean
     // is the expected damage the preview states.
