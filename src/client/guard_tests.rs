@@ -3,7 +3,7 @@
 
 use super::Notice;
 use super::input::Choice;
-use super::play_tests::{FIELD, accepted, app, battle, click, key, log_len};
+use super::play_tests::{FIELD, accepted, app, attacked_first, battle, click, key, log_len};
 use crate::battle::{Command, Target};
 use crate::rules::grid::Pos;
 use bevy::prelude::*;
@@ -33,15 +33,7 @@ fn hold(app: &mut App, k: KeyCode, frames: usize) {
 // key held down past the answer pans only once let go; outside a window it pans.
 #[test]
 fn dodging_with_d_does_not_pan_the_map() {
-    let level = FIELD
-        .replace(
-            "at: (1, 2), facing: E, overrides: (activeness: Some(10))",
-            "at: (7, 2), facing: E, overrides: (activeness: Some(1))",
-        )
-        .replace(
-            "at: (8, 2), facing: W, overrides: (activeness: Some(1))",
-            "at: (8, 2), facing: W, overrides: (activeness: Some(10))",
-        );
+    let level = attacked_first();
     let camera_at = |app: &mut App| {
         let mut q = app.world_mut().query_filtered::<&Transform, With<Camera2d>>();
         q.single(app.world()).unwrap().translation

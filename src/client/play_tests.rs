@@ -172,11 +172,9 @@ fn mouse_alone_moves_and_walks_into_reach_to_strike() {
     );
 }
 
-// RULES: ATK-E3, TIME-13 — attacked, the player lets it come (N) and blocks (B): the keys are the
-// input actions the action bar's buttons press.
-#[test]
-fn attacked_the_player_lets_it_come_and_blocks() {
-    let level = FIELD
+/// `FIELD` with the foe beside the player's knight and acting first (to attack it).
+pub(super) fn attacked_first() -> String {
+    FIELD
         .replace(
             "at: (1, 2), facing: E, overrides: (activeness: Some(10))",
             "at: (7, 2), facing: E, overrides: (activeness: Some(1))",
@@ -184,7 +182,14 @@ fn attacked_the_player_lets_it_come_and_blocks() {
         .replace(
             "at: (8, 2), facing: W, overrides: (activeness: Some(1))",
             "at: (8, 2), facing: W, overrides: (activeness: Some(10))",
-        );
+        )
+}
+
+// RULES: ATK-E3, TIME-13 — attacked, the player lets it come (N) and blocks (B): the keys are the
+// input actions the action bar's buttons press.
+#[test]
+fn attacked_the_player_lets_it_come_and_blocks() {
+    let level = attacked_first();
     let mut blocked = 0;
     for seed in 0..20 {
         let mut app = app(&level, seed);
