@@ -165,11 +165,18 @@ fn collect(
     mut events: MessageReader<BattleEvent>,
     battle: Res<ActiveBattle>,
     viewer: Res<Viewer>,
+    fate: Option<Res<super::fate::FateChoice>>,
     mut log: ResMut<CombatLog>,
 ) {
     let b = &battle.battle;
+    // With the Fate prompts off (F9) the player is not asked: "may spend fate" after each of
+    // its rolls would tell of a choice it turned off.
+    let unasked = fate.is_some_and(|f| f.keep_all);
     for BattleEvent(entry) in events.read() {
         if !viewer.shows(b, entry) {
+            continue;
+        }
+        if unasked && matches!(entry.event, Event::ReactionWindowOpened { kind: crate::battle::WindowKind::Fate, .. }) {
             continue;
         }
         let Some(text) = sighting(b, &viewer, &entry.event).or_else(|| narrate(b, &entry.event)) else { continue };
@@ -339,6 +346,34 @@ fn explain_hovered_line(
 #[cfg(test)]
 mod tests {
     use super::rows_of;
+
+    // DICE-13: with the Fate prompts off (F9) the log does not tell of a Fate window after each
+    // roll; with them on it does.
+    #[test]
+    fn fate_windows_are_not_told_with_the_prompts_off() {
+        use crate::battle::{ActiveBattle, BattleEvent, Controller, Event, LogEntry, WindowKind};
+        use bevy::prelude::*;
+        let content = crate::level::builtin_compendium();
+        let level = crate::level::load_level(std::path::Path::new("levels/duel.level.ron"), content).unwrap();
+        let b = crate::battle::Battle::new(&level, content, 1).unwrap();
+        let side = b.sides()[0].name.clone();
+        let told = |keep_all: bool| {
+            let mut app = App::new();
+            app.add_message::<BattleEvent>()
+                .insert_resource(ActiveBattle::new(b.clone(), vec![Controller::Human, Controller::Ai]))
+                .insert_resource(super::Viewer { side: 0, plays: true, omniscient: false })
+                .insert_resource(crate::client::fate::FateChoice { keep_all, ..Default::default() })
+                .init_resource::<super::CombatLog>()
+                .add_systems(Update, super::collect);
+            let window = Event::ReactionWindowOpened { creature: 0, kind: WindowKind::Fate, attacker: 0 };
+            let entry = LogEntry { seq: 0, round: 1, visible_to: vec![side.clone()], event: window, partial: false };
+            app.world_mut().write_message(BattleEvent(entry));
+            app.update();
+            app.world().resource::<super::CombatLog>().lines.len()
+        };
+        assert_eq!(told(false), 1, "asked: told");
+        assert_eq!(told(true), 0, "not asked: not told");
+    }
 
     // RULES: PERC-2 — a creature coming into or going out of sight is told in the log, from
     // the player's side ("comes into sight") or, watching every side, naming whose sight.
