@@ -333,6 +333,11 @@ fn explain_hovered_line(
 ) {
     let end = log.lines.len() - log.back.min(log.lines.len());
     let start = end.saturating_sub(SHOWN);
+    // The pointer left a line: its rule goes with it (it stayed over the map), unless it went
+    // straight on to another line, whose rule is shown.
+    if lines.iter().any(|(_, i)| *i == Interaction::None) && notice.0.starts_with("Rule: ") {
+        notice.0.clear();
+    }
     for (LogLine(k), interaction) in &lines {
         if *interaction == Interaction::Hovered
             && start + k < end
@@ -346,6 +351,32 @@ fn explain_hovered_line(
 #[cfg(test)]
 mod tests {
     use super::rows_of;
+
+    // The pointer on a log line names its rule in the status line; leaving it clears that (the
+    // rule stayed over the map), and leaves any other notice alone.
+    #[test]
+    fn a_lines_rule_goes_when_the_pointer_leaves_it() {
+        use bevy::prelude::*;
+        let mut app = App::new();
+        let mut log = super::CombatLog::default();
+        log.lines.push(("Brute attacks".into(), Color::WHITE, "ATK-1: an attack"));
+        app.insert_resource(log)
+            .init_resource::<crate::client::Notice>()
+            .add_systems(Update, super::explain_hovered_line);
+        let line = app.world_mut().spawn((super::LogLine(0), Interaction::Hovered)).id();
+        app.update();
+        assert_eq!(app.world().resource::<crate::client::Notice>().0, "Rule: ATK-1: an attack");
+        *app.world_mut().get_mut::<Interaction>(line).unwrap() = Interaction::None;
+        app.update();
+        assert_eq!(app.world().resource::<crate::client::Notice>().0, "", "gone with the pointer");
+        app.world_mut().resource_mut::<crate::client::Notice>().0 = "Refused: too far".into();
+        *app.world_mut().get_mut::<Interaction>(line).unwrap() = Interaction::Hovered;
+        app.update();
+        *app.world_mut().get_mut::<Interaction>(line).unwrap() = Interaction::None;
+        app.world_mut().resource_mut::<crate::client::Notice>().0 = "Refused: too far".into();
+        app.update();
+        assert_eq!(app.world().resource::<crate::client::Notice>().0, "Refused: too far", "another notice stays");
+    }
 
     // DICE-13: with the Fate prompts off (F9) the log does not tell of a Fate window after each
     // roll; with them on it does.
