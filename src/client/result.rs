@@ -87,7 +87,8 @@ fn show_result(mut commands: Commands, battle: Res<ActiveBattle>) {
                 ..default()
             })
             .with_children(|g| {
-                for head in ["Creature", "Side", "State", "Damage dealt", "Damage taken"] {
+                // Damage counts the pool dice lost (CRE-6), not points.
+                for head in ["Creature", "Side", "State", "Dice dealt", "Dice taken"] {
                     g.spawn((Text::new(head), font(15.0), TextColor(ACCENT)));
                 }
                 for f in b.creatures() {
