@@ -3,7 +3,7 @@
 
 use super::Notice;
 use super::input::Choice;
-use super::play_tests::{FIELD, accepted, app, attacked_first, battle, click, key, log_len};
+use super::play_tests::{FIELD, accepted, app, attacked_first, battle, click, key, key_message, log_len};
 use crate::battle::{Command, Target};
 use crate::rules::grid::Pos;
 use bevy::prelude::*;
@@ -11,21 +11,12 @@ use bevy::prelude::*;
 /// Hold `k` down for `frames` frames, then let it go.
 fn hold(app: &mut App, k: KeyCode, frames: usize) {
     use bevy::input::ButtonState;
-    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
-    let message = |state| KeyboardInput {
-        key_code: k,
-        logical_key: Key::Unidentified(NativeKey::Unidentified),
-        state,
-        text: None,
-        repeat: false,
-        window: Entity::PLACEHOLDER,
-    };
-    app.world_mut().write_message(message(ButtonState::Pressed));
+    app.world_mut().write_message(key_message(k, ButtonState::Pressed));
     for _ in 0..frames {
         std::thread::sleep(std::time::Duration::from_millis(2));
         app.update();
     }
-    app.world_mut().write_message(message(ButtonState::Released));
+    app.world_mut().write_message(key_message(k, ButtonState::Released));
     app.update();
 }
 

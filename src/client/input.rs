@@ -495,9 +495,7 @@ fn act(
     // An area that covers nobody the side sees fires on a second click only: a cone aimed at a
     // foe past its reach spent AP and a shot on empty ground without a word (a shot into the
     // dark, where a foe was last seen, stays possible).
-    let area = matches!(&command, Command::Attack { weapon, .. }
-        if f.weapon(weapon).is_some_and(|w| w.weapon.area.is_some()));
-    if area
+    if super::odds_text::is_area(b, me, &command)
         && b.attack_preview(me, &command).is_ok_and(|seen| seen.is_empty())
         && empty_area_armed.as_ref() != Some(&command)
     {

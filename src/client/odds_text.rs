@@ -7,7 +7,8 @@ use std::fmt::Write;
 /// ATK-E7, ATK-11: the exact odds of an attack, as the engine would resolve it now.
 pub(super) fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Command) {
     match b.attack_preview(me, cmd) {
-        Ok(targets) if targets.is_empty() => {
+        // An area over nobody the side sees (a blow at an object has no creature to chart).
+        Ok(targets) if targets.is_empty() && is_area(b, me, cmd) => {
             let _ = writeln!(out, "  covers nobody you see (click twice to fire anyway)");
         }
         Ok(targets) => {
@@ -37,6 +38,12 @@ pub(super) fn odds_lines(out: &mut String, b: &Battle, me: CreatureId, cmd: &Com
             let _ = writeln!(out, "  refused: {r}");
         }
     }
+}
+
+/// An attack with an area weapon (AREA-*).
+pub(super) fn is_area(b: &Battle, me: CreatureId, cmd: &Command) -> bool {
+    matches!(cmd, Command::Attack { weapon, .. }
+        if b.fighter(me).weapon(weapon).is_some_and(|w| w.weapon.area.is_some()))
 }
 
 /// MOVE-11, MOVE-12: where a hurting blow would send the target, and the fall it would cause.

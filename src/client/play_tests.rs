@@ -37,20 +37,26 @@ fn app_for(level: &str, seed: u64, players: &[String]) -> App {
     app
 }
 
-/// Press and release a key over two frames as the window would report it (keyboard input
-/// messages, read by Bevy's input systems and leafwing alike), then let the battle settle.
+/// A key going down or up, as the window reports it (read by Bevy's input systems and
+/// leafwing alike).
+pub(super) fn key_message(k: KeyCode, state: bevy::input::ButtonState) -> bevy::input::keyboard::KeyboardInput {
+    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
+    KeyboardInput {
+        key_code: k,
+        logical_key: Key::Unidentified(NativeKey::Unidentified),
+        state,
+        text: None,
+        repeat: false,
+        window: Entity::PLACEHOLDER,
+    }
+}
+
+/// Press and release a key over two frames as the window would report it, then let the
+/// battle settle.
 pub(super) fn key(app: &mut App, k: KeyCode) {
     use bevy::input::ButtonState;
-    use bevy::input::keyboard::{Key, KeyboardInput, NativeKey};
     for state in [ButtonState::Pressed, ButtonState::Released] {
-        app.world_mut().write_message(KeyboardInput {
-            key_code: k,
-            logical_key: Key::Unidentified(NativeKey::Unidentified),
-            state,
-            text: None,
-            repeat: false,
-            window: Entity::PLACEHOLDER,
-        });
+        app.world_mut().write_message(key_message(k, state));
         app.update();
     }
     for _ in 0..4 {
