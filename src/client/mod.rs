@@ -13,6 +13,7 @@ mod banner;
 mod bends;
 mod bindings;
 mod board;
+mod camera_keys;
 mod card;
 mod click;
 mod clock_badge;
