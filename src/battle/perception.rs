@@ -132,13 +132,7 @@ impl Battle {
     /// round's time.
     pub(super) fn side_knowledge(&self) -> Vec<bool> {
         let n = self.n();
-        let mut k = vec![false; n * self.sides.len()];
-        for m in self.creatures.iter().filter(|m| m.can_act()) {
-            let row = &self.perceives[m.id as usize * n..(m.id as usize + 1) * n];
-            for (known, &seen) in k[m.side * n..(m.side + 1) * n].iter_mut().zip(row) {
-                *known |= seen;
-            }
-        }
+        let mut k: Vec<bool> = (0..self.sides.len()).flat_map(|s| self.perceived_by(s)).collect();
         for (t, c) in self.creatures.iter().enumerate() {
             k[c.side * n + t] = !matches!(c.presence, Presence::Waiting(_));
             if !c.is_active() {
