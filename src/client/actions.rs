@@ -167,6 +167,14 @@ fn build_bar(
     commands.entity(bar).with_children(|c| {
         for (label, action, selected) in items {
             let mut e = c.spawn(button(label, ActionButton(action), 13.0));
+            // A long label ("Ready Mind lash (2 AP when it fires)") wraps inside the panel
+            // rather than stick out of it over the map; the buttons are a little tighter than
+            // the menus' so that two fit a row.
+            e.entry::<Node>().and_modify(|mut n| {
+                n.max_width = percent(100);
+                n.padding = UiRect::axes(px(8), px(5));
+                n.margin = UiRect::all(px(2));
+            });
             if selected {
                 e.insert(Selected);
             }

@@ -31,8 +31,6 @@ pub fn plugin(app: &mut App) {
                 click_pause,
                 super::screens::shade_buttons,
                 show_end_turn,
-                make_room_for_help,
-                scroll_panel,
             )
                 .in_set(OnBattleScreen),
         );
@@ -78,12 +76,21 @@ fn reasons_lines(out: &mut String, b: &Battle, e: &Explanation) {
     }
 }
 
+/// The panel's text down to what the pointer is over (and the AI's reasons, when shown).
 #[derive(Component)]
-struct PanelText;
+pub(super) struct PanelText;
+
+/// The panel's last lines: the keys, or F1's help.
+#[derive(Component)]
+struct PanelFoot;
 
 /// The panel and the log strip.
 #[derive(Component)]
 pub(super) struct HudRoot;
+
+/// The panel alone (its room and scrolling: `panel_room`).
+#[derive(Component)]
+pub(super) struct SidePanel;
 
 /// The panel's "End turn" button: mouse-only play needs no key.
 #[derive(Component, Clone, Copy)]
@@ -123,7 +130,7 @@ fn click_pause(buttons: Query<(&Interaction, &PauseButton), Changed<Interaction>
 
 /// Holds the End turn button: shown to a player, while not paused.
 #[derive(Component)]
-struct EndTurnRoot;
+pub(super) struct EndTurnRoot;
 
 fn show_end_turn(
     viewer: Res<Viewer>,
@@ -133,68 +140,6 @@ fn show_end_turn(
     let shown = viewer.plays && *phase.get() == BattlePhase::Playing;
     for mut v in &mut root {
         v.set_if_neq(if shown { Visibility::Inherited } else { Visibility::Hidden });
-    }
-}
-
-/// The panel's room at the bottom for the End turn row, and for the action bar above it.
-const BOTTOM_ROOM: f32 = 150.0;
-const BOTTOM_ROOM_FOR_HELP: f32 = 50.0;
-
-/// While F1's help is open the action bar steps aside: it covered the help's last lines (its
-/// keys do the same as its buttons, and F1 brings it back).
-fn make_room_for_help(
-    choice: Res<Choice>,
-    mut bar: Query<&mut Node, (With<super::actions::ActionBar>, Without<HudRoot>)>,
-    mut panel: Query<&mut Node, With<HudRoot>>,
-) {
-    // Out of the layout, not only unseen: the row's opaque background would still cover it.
-    let display = if choice.help { Display::None } else { Display::Flex };
-    for mut node in &mut bar {
-        if node.display != display {
-            node.display = display;
-        }
-    }
-    let room = px(if choice.help { BOTTOM_ROOM_FOR_HELP } else { BOTTOM_ROOM });
-    // The help runs past the panel's foot: cut it above the End turn row, not behind it.
-    let clip = if choice.help { OverflowClipMargin::content_box() } else { OverflowClipMargin::DEFAULT };
-    for mut node in &mut panel {
-        if node.padding.bottom != room || node.overflow_clip_margin != clip {
-            node.padding.bottom = room;
-            node.overflow_clip_margin = clip;
-        }
-    }
-}
-
-/// Pixels the panel scrolls per wheel notch.
-const PANEL_SCROLL_STEP: f32 = 40.0;
-
-/// The wheel over the panel scrolls it (the layout keeps the offset within its content); its
-/// text starts from the top again whenever F1's help opens or closes.
-fn scroll_panel(
-    mut wheel: MessageReader<bevy::input::mouse::MouseWheel>,
-    window: Query<&Window, With<bevy::window::PrimaryWindow>>,
-    choice: Res<Choice>,
-    mut panel: Query<&mut ScrollPosition, With<HudRoot>>,
-    mut help_was: Local<bool>,
-) {
-    let over_panel = window
-        .single()
-        .ok()
-        .and_then(|w| Some((w.cursor_position()?, w.width())))
-        .is_some_and(|(c, w)| c.x >= w - PANEL_WIDTH);
-    let notches: f32 = wheel.read().map(|w| w.y.signum()).sum();
-    let reset = std::mem::replace(&mut *help_was, choice.help) != choice.help;
-    for mut at in &mut panel {
-        let y = if reset {
-            0.0
-        } else if over_panel {
-            (at.y - notches * PANEL_SCROLL_STEP).max(0.0)
-        } else {
-            at.y
-        };
-        if at.y != y {
-            at.y = y;
-        }
     }
 }
 
@@ -220,7 +165,12 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindi
         children![
             (
                 super::actions::ActionBar,
-                Node { flex_wrap: FlexWrap::Wrap, justify_content: JustifyContent::End, ..default() }
+                Node {
+                    flex_wrap: FlexWrap::Wrap,
+                    justify_content: JustifyContent::End,
+                    width: percent(100),
+                    ..default()
+                }
             ),
             (
                 Node::default(),
@@ -235,20 +185,26 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindi
     commands.spawn((
         DespawnOnExit(Screen::Battle),
         HudRoot,
+        SidePanel,
         Node {
             position_type: PositionType::Absolute,
             right: px(0),
             top: px(0),
             width: px(PANEL_WIDTH),
             height: percent(100),
-            // Room at the bottom for the End turn button.
-            padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(BOTTOM_ROOM) },
+            flex_direction: FlexDirection::Column,
+            // Room at the bottom for the End turn button and the action bar
+            // (`panel_room::make_room` follows their height).
+            padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(super::panel_room::BOTTOM_ROOM) },
             // Longer than the window (F1's help, a long card): the wheel scrolls it.
             overflow: Overflow::scroll_y(),
             ..default()
         },
         BackgroundColor(Color::srgba(0.07, 0.08, 0.1, 0.94)),
-        children![(Text::new(""), font(13.0), TextColor(Color::srgb(0.9, 0.9, 0.88)), PanelText)],
+        children![
+            (Text::new(""), font(13.0), TextColor(Color::srgb(0.9, 0.9, 0.88)), PanelText),
+            (Text::new(""), font(13.0), TextColor(Color::srgb(0.9, 0.9, 0.88)), PanelFoot)
+        ],
     ));
 }
 
@@ -466,8 +422,9 @@ fn update_panel(
     reasons: Res<LastReasons>,
     keys: Res<super::bindings::KeyNames>,
     mut text: Query<&mut Text, With<PanelText>>,
+    mut foot: Query<&mut Text, (With<PanelFoot>, Without<PanelText>)>,
 ) {
-    let Ok(mut text) = text.single_mut() else { return };
+    let (Ok(mut text), Ok(mut foot)) = (text.single_mut(), foot.single_mut()) else { return };
     let b = &battle.battle;
     let mut out = String::new();
     if b.ruleset().time_model == crate::rules::ruleset::TimeModel::Seconds004 {
@@ -516,15 +473,16 @@ fn update_panel(
         reasons_lines(&mut out, b, e);
         out.push('\n');
     }
-    if choice.help {
-        out.push_str(&keys.fill(KEYS));
-        out.push_str(HELP);
-    } else {
-        out.push_str(&keys.fill(SHORT_KEYS));
-    }
-    let out = plain(&out);
-    if text.0 != out {
-        text.0 = out;
+    // The keys apart: what the pointer is over ends the first text, and the panel keeps that
+    // end in view (`panel_room::scroll_panel`).
+    // (One blank line between them, as when they were one text.)
+    let keys = format!("\n{}", if choice.help { keys.fill(KEYS) + HELP } else { keys.fill(SHORT_KEYS) });
+    let out = out.trim_end_matches('\n').to_string();
+    for (text, out) in [(&mut text, out), (&mut foot, keys)] {
+        let out = plain(&out);
+        if text.0 != out {
+            text.0 = out;
+        }
     }
 }
 

@@ -35,6 +35,7 @@ mod map_view;
 pub mod menu;
 mod odds_text;
 mod overlay;
+mod panel_room;
 mod pictures;
 #[cfg(test)]
 mod play_tests;
@@ -132,6 +133,7 @@ pub fn plugin(app: &mut App) {
             replay::plugin,
             clock_badge::plugin,
             free_up::plugin,
+            panel_room::plugin,
         ));
 }
 
