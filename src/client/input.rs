@@ -513,7 +513,22 @@ fn act(
             out.write(IssueCommand { creature: me, command });
         }
         // Refused before it reaches the battle: the state is untouched, the reason shown.
-        Err(r) => notice.0 = format!("Refused: {r}"),
+        Err(r) => notice.0 = format!("Refused: {r}{}", out_of_reach_this_turn(b, me, &command)),
+    }
+}
+
+/// Why a refused attack on a creature was not turned into a walk and a strike (`click_plan`):
+/// the refusal says what is wrong from where the creature stands ("does not itself perceive",
+/// "is 19 steps away"), which read as if walking would not help either.
+fn out_of_reach_this_turn(b: &crate::battle::Battle, me: CreatureId, command: &Command) -> String {
+    let f = b.fighter(me);
+    match command {
+        Command::Attack { target: crate::battle::Target::Creature(t), .. }
+            if b.shown_to(f.side, *t) && b.walk_to_strike(me, *t, false, 0).is_none() =>
+        {
+            format!("; no square within two moves lets {} strike {} this turn", f.name, b.fighter(*t).name)
+        }
+        _ => String::new(),
     }
 }
 

@@ -546,3 +546,24 @@ fn a_curve_is_bent_with_b_and_fired_with_a_click() {
     let choice = app.world().resource::<super::input::Choice>().clone();
     assert!(choice.bends_now(battle(&mut app)).is_empty());
 }
+
+// RULES: ATK-4, PERC-3, MOVE-1 — Tab and Enter on a foe no walk of two moves brings into reach:
+// refused, and the notice says walking will not do it this turn either (the refusal alone,
+// "Foe is 28 steps away" or "does not itself perceive Foe", read as if the walk were not tried).
+#[test]
+fn an_enemy_out_of_reach_this_turn_is_refused_with_why() {
+    let level = FIELD
+        .replace("WWWWWWWWWWWW", "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW")
+        .replace("W..........W", "W............................W");
+    let level = level.replace("at: (8, 2)", "at: (28, 2)");
+    let mut app = app(&level, 1);
+    assert_eq!(battle(&mut app).awaiting(), Some((0, None)));
+    let from = log_len(&app);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.world().resource::<Hover>().square, Some(Pos::new(28, 2)), "the cursor on the foe");
+    key(&mut app, KeyCode::Enter);
+    assert!(accepted(&app, from).is_empty(), "nothing done");
+    let notice = app.world().resource::<Notice>().0.clone();
+    assert!(notice.starts_with("Refused: ") && notice.contains("(ATK-4)"), "{notice}");
+    assert!(notice.ends_with("; no square within two moves lets Knight strike Foe this turn"), "{notice}");
+}
