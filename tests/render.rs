@@ -566,7 +566,8 @@ wait $game
 
 // The rules sandbox: a circle of radius 3 shows both conventions (Meshal's crosses in orange,
 // D&D's squares in cyan); with nothing placed, neither is drawn. A line of sight past the
-// skirmish's low wall is drawn in the cover colour.
+// skirmish's low wall is drawn in the cover colour, and a template placed before it is not
+// drawn while the line of sight tool is chosen.
 #[test]
 fn the_sandbox_shows_both_area_conventions_and_a_line_with_cover() {
     let orange = [255, 140, 25];
@@ -589,12 +590,15 @@ fn the_sandbox_shows_both_area_conventions_and_a_line_with_cover() {
     let Some(sight) = screenshot_of(
         "sandbox",
         "sandbox-sight.png",
-        &["levels/skirmish.level.ron", "--tool", "sight", "--sight", "10,13:2,13", "--frames", "20"],
+        &["levels/skirmish.level.ron", "--tool", "sight", "--sight", "10,13:2,13", "--at", "8,10", "--frames", "20"],
     ) else {
         return;
     };
     let yellow = sight.count([255, 217, 51], 10, map.0, map.1);
     assert!(yellow > 300, "the line and the square that shelters the target, in the cover colour: {yellow}");
+    // A template placed, but the line of sight chosen: only the chosen tool's picture is drawn.
+    let (m, d) = (sight.count(orange, 10, map.0, map.1), sight.count(cyan, 10, map.0, map.1));
+    assert_eq!((m, d), (0, 0), "no area template under the line of sight tool");
 }
 
 // The replay viewer on a saved skirmish log, opened at an event in round 5: the board (floor,

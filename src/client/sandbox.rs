@@ -285,8 +285,12 @@ fn draw(sandbox: Res<Sandbox>, content: Res<super::menu::Content>, mut gizmos: G
     for c in &s.level.level.creatures {
         draw_token(&mut gizmos, &s.level.level, c, &content.0);
     }
+    // Each tool's picture only while it is chosen: the area template stayed drawn over the
+    // line of sight it had nothing to do with.
     // Both conventions at once: Meshal's squares filled with a cross, D&D's outlined inside.
-    if let Some((meshal, dnd)) = s.coverage() {
+    if s.tool == SandboxTool::Area
+        && let Some((meshal, dnd)) = s.coverage()
+    {
         for p in &meshal {
             let c = square_centre(*p);
             let d = TILE * 0.3;
@@ -302,7 +306,9 @@ fn draw(sandbox: Res<Sandbox>, content: Res<super::menu::Content>, mut gizmos: G
     }
     // A token's sectors: each square split, the left half under 000's quarters, the right
     // half under 004's wide front and rear.
-    if let Some(c) = s.token.and_then(|i| s.level.level.creatures.get(i)) {
+    if s.tool == SandboxTool::Facing
+        && let Some(c) = s.token.and_then(|i| s.level.level.creatures.get(i))
+    {
         let me = footprint(c, &content.0);
         for dy in -SECTOR_RADIUS..=SECTOR_RADIUS + me.side - 1 {
             for dx in -SECTOR_RADIUS..=SECTOR_RADIUS + me.side - 1 {
@@ -324,6 +330,9 @@ fn draw(sandbox: Res<Sandbox>, content: Res<super::menu::Content>, mut gizmos: G
                 }
             }
         }
+    }
+    if s.tool != SandboxTool::Sight {
+        return;
     }
     if let (Some(a), Some(b)) = s.sight {
         let line = sight_line(&s.level.map, a, b);
