@@ -134,6 +134,39 @@ pub fn draw_token(
     size
 }
 
+/// Each creature's name under its token, where it is drawn, and at what depth: the full name,
+/// or the board's short label ("GW1", `labels::abbreviations`) where the name would run
+/// under a neighbour's token (tokens are drawn over text: "Grey wolf 1" beside "Grey wolf 2"
+/// read "Grey wolf"). `size_of` gives a creature's footprint side.
+pub fn token_labels(creatures: &[CreatureDef], size_of: impl Fn(&CreatureDef) -> i32) -> Vec<(String, Vec3)> {
+    let names: Vec<&str> = creatures.iter().map(|c| c.name.as_str()).collect();
+    let short = super::labels::abbreviations(&names);
+    let centre = |c: &CreatureDef| {
+        let s = size_of(c) as f32;
+        square_centre(Pos::new(c.at.0, c.at.1)) + Vec2::splat((s - 1.0) * TILE / 2.0)
+    };
+    creatures
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let at = centre(c) + Vec2::new(0.0, -(TILE * 0.62 + (size_of(c) - 1) as f32 * TILE / 2.0));
+            let half = LABEL_CHAR_WIDTH * c.name.chars().count() as f32 / 2.0;
+            // Another token's ring reaching into the name's row, left or right of its middle.
+            let crowded = creatures.iter().enumerate().any(|(j, o)| {
+                let (oc, r) = (centre(o), TOKEN_RADIUS * size_of(o) as f32);
+                j != i && (oc.y - at.y).abs() < r + LABEL_HALF_HEIGHT && (oc.x - at.x).abs() < r + half
+            });
+            let text = if crowded { short[i].clone() } else { c.name.clone() };
+            (text, at.extend(5.0))
+        })
+        .collect()
+}
+
+/// A token's ring (`draw_token`), and a label's letters at font size 11, in world units.
+const TOKEN_RADIUS: f32 = TILE * 0.42;
+const LABEL_CHAR_WIDTH: f32 = 6.6;
+const LABEL_HALF_HEIGHT: f32 = 6.0;
+
 /// The outline of the squares from one corner to the other.
 pub fn outline(gizmos: &mut Gizmos, a: Pos, b: Pos, colour: Color) {
     let lo = Vec2::new(a.x.min(b.x) as f32 - 0.5, a.y.min(b.y) as f32 - 0.5) * TILE;
@@ -144,6 +177,29 @@ pub fn outline(gizmos: &mut Gizmos, a: Pos, b: Pos, colour: Color) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // A name that would run under a neighbour's token is shortened to the board's label; one
+    // with room keeps its full name (the skirmish's Grey wolf 1, one square from Grey wolf 2).
+    #[test]
+    fn a_name_crowded_by_a_neighbours_token_is_shortened() {
+        let creature = |name: &str, at: (i32, i32)| -> CreatureDef {
+            let text = format!(r#"(name: "{name}", template: "grey_wolf", side: "Pack", at: ({}, {}))"#, at.0, at.1);
+            ron::from_str(&text).unwrap()
+        };
+        let pack = [
+            creature("Grey wolf 1", (23, 13)),
+            creature("Grey wolf 2", (24, 12)),
+            creature("Captain Aldo", (2, 11)),
+            creature("Grey wolf 3", (23, 10)),
+        ];
+        let labels: Vec<String> = token_labels(&pack, |_| 1).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(labels, ["GW1", "Grey wolf 2", "Captain Aldo", "Grey wolf 3"]);
+        let (_, at) = &token_labels(&pack, |_| 1)[2];
+        assert_eq!(at.truncate(), square_centre(Pos::new(2, 11)) + Vec2::new(0.0, -TILE * 0.62), "under its token");
+        // A Large creature's name goes under its whole footprint.
+        let (_, big) = &token_labels(&pack[2..3], |_| 2)[0];
+        assert_eq!(big.truncate(), square_centre(Pos::new(2, 11)) + Vec2::new(TILE / 2.0, -TILE * 0.62));
+    }
 
     #[test]
     fn the_pointer_over_a_panel_is_not_over_the_map() {

@@ -162,21 +162,21 @@ fn open_sandbox(
     mut images: ResMut<Assets<Image>>,
     window: Query<&Window>,
     mut camera: Query<(&mut Transform, &mut Projection), With<Camera2d>>,
+    content: Res<super::menu::Content>,
 ) {
     let Some(sandbox) = sandbox else {
         commands.set_state(Screen::Menu);
         return;
     };
     spawn_picture(&mut commands, &mut images, super::art::map_picture(&sandbox.level.level), Screen::Sandbox);
-    for c in &sandbox.level.level.creatures {
+    let size = |c: &crate::level::CreatureDef| content.0.creatures.get(&c.template).map_or(1, |t| t.size.footprint());
+    for (text, at) in super::map_view::token_labels(&sandbox.level.level.creatures, size) {
         commands.spawn((
             DespawnOnExit(Screen::Sandbox),
-            Text2d::new(c.name.clone()),
+            Text2d::new(text),
             super::screens::font(11.0),
             TextColor(Color::WHITE),
-            Transform::from_translation(
-                (square_centre(Pos::new(c.at.0, c.at.1)) + Vec2::new(0.0, -TILE * 0.62)).extend(5.0),
-            ),
+            Transform::from_translation(at),
         ));
     }
     fit_camera(&mut commands, &mut camera, sandbox.level.map.width(), sandbox.level.map.height(), window.iter().next());

@@ -472,16 +472,15 @@ fn redraw_map(
     }
     let picture = spawn_picture(&mut commands, &mut images, image, Screen::Editor);
     commands.entity(picture).insert(MapPicture);
-    for c in &doc.level().creatures {
+    let size = |c: &CreatureDef| content.0.creatures.get(&c.template).map_or(1, |t| t.size.footprint());
+    for (text, at) in super::map_view::token_labels(&doc.level().creatures, size) {
         commands.spawn((
             EditorLabel,
             DespawnOnExit(Screen::Editor),
-            Text2d::new(c.name.clone()),
+            Text2d::new(text),
             super::screens::font(11.0),
             TextColor(Color::WHITE),
-            Transform::from_translation(
-                (square_centre(Pos::new(c.at.0, c.at.1)) + Vec2::new(0.0, -TILE * 0.62)).extend(5.0),
-            ),
+            Transform::from_translation(at),
         ));
     }
 }
