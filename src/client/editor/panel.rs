@@ -339,12 +339,16 @@ fn creature_form(ui: &mut egui::Ui, e: &mut Editor, c: &Compendium, i: usize) {
         ui.end_row();
         // TIME-18: what it carries besides its template's, as a count per compendium item.
         ui.label("carries");
-        ui.horizontal_wrapped(|ui| {
+        // One item a line, its count before its name: wrapped in a row, a name was left at
+        // one line's end and its count at the next one's start.
+        ui.vertical(|ui| {
             for k in c.items.keys() {
                 let had = d.items.iter().filter(|x| *x == k).count();
                 let mut n = had;
-                ui.label(c.items[k].name.as_str());
-                ui.add(egui::DragValue::new(&mut n).range(0..=4));
+                ui.horizontal(|ui| {
+                    ui.add(egui::DragValue::new(&mut n).range(0..=4));
+                    ui.label(c.items[k].name.as_str());
+                });
                 if n != had {
                     d.items.retain(|x| x != k);
                     d.items.extend(std::iter::repeat_n(k.clone(), n));
