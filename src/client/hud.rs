@@ -152,7 +152,7 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindi
         Node {
             position_type: PositionType::Absolute,
             right: px(12),
-            bottom: px(12),
+            bottom: px(super::panel_room::ROW_BOTTOM),
             width: px(PANEL_WIDTH - 24.0),
             flex_direction: FlexDirection::Column,
             align_items: AlignItems::End,
@@ -195,7 +195,12 @@ fn spawn_hud(mut commands: Commands, viewer: Res<Viewer>, keys: Res<super::bindi
             flex_direction: FlexDirection::Column,
             // Room at the bottom for the End turn button and the action bar
             // (`panel_room::make_room` follows their height).
-            padding: UiRect { left: px(10), right: px(10), top: px(10), bottom: px(super::panel_room::BOTTOM_ROOM) },
+            padding: UiRect {
+                left: px(10),
+                right: px(10),
+                top: px(super::panel_room::TOP_PADDING),
+                bottom: px(super::panel_room::BOTTOM_ROOM),
+            },
             // Longer than the window (F1's help, a long card): the wheel scrolls it.
             overflow: Overflow::scroll_y(),
             ..default()

@@ -12,11 +12,12 @@ use bevy::prelude::*;
 pub(super) const BOTTOM_ROOM: f32 = 150.0;
 /// The room while F1's help is open (the action bar steps aside) or nobody plays.
 const BOTTOM_ROOM_BARE: f32 = 50.0;
-/// The End turn row's distance from the window's foot (`hud::spawn_hud`), and a gap above it.
-const ROW_BOTTOM: f32 = 12.0;
+/// The End turn row's distance from the window's foot (`hud::spawn_hud` places it), and a gap
+/// above it.
+pub(super) const ROW_BOTTOM: f32 = 12.0;
 const GAP: f32 = 6.0;
-/// The panel's padding at the top (`hud::spawn_hud`).
-const TOP_PADDING: f32 = 10.0;
+/// The panel's padding at the top (`hud::spawn_hud` pads it so).
+pub(super) const TOP_PADDING: f32 = 10.0;
 
 /// Pixels the panel scrolls per wheel notch.
 const PANEL_SCROLL_STEP: f32 = 40.0;
