@@ -248,7 +248,7 @@ fn play_out(
 fn material(b: &Battle, me: CreatureId) -> f64 {
     b.creatures()
         .iter()
-        .filter(|c| c.is_active())
+        .filter(|c| c.can_act())
         .map(|c| {
             let sign = if c.side == b.fighter(me).side {
                 1.0
@@ -258,7 +258,7 @@ fn material(b: &Battle, me: CreatureId) -> f64 {
                 0.0
             };
             let dice: i32 = c.attrs.pools.iter().flatten().map(|p| p.current.max(0)).sum();
-            sign * (f64::from(dice) + if c.can_act() { STANDING_WORTH } else { 0.0 })
+            sign * (f64::from(dice) + STANDING_WORTH)
         })
         .sum()
 }
@@ -293,6 +293,50 @@ fn mix(a: u64, b: u64, c: u64, d: u64) -> u64 {
 mod tests {
     use super::*;
     use crate::level::{builtin_compendium, parse_level};
+
+    // Issue 9, the play-outs' score (RULES: CRE-6, ATK-17): a creature knocked out is out of
+    // the fight, so what is left in its other pools counts for nobody; finishing it off is
+    // worth nothing more. Counting those pools made a play-out that knocked a foe out worth
+    // less than one that went on to kill it, and a spearman readied rather than strike down
+    // a raider with no AP to defend (The Cloister, `run --seed 3 --ai Chapter=hard`).
+    #[test]
+    fn a_foe_knocked_out_counts_for_nothing_in_a_play_outs_score() {
+        let text = r#"(name: "Knock-out", map: ["WWWWWWWWWWWW", "W..........W", "WWWWWWWWWWWW"],
+            legend: { '.': "floor", 'W': "wall" },
+            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+            sides: [(name: "Blue"), (name: "Red")],
+            creatures: [
+                (name: "A", template: "human_fighter", side: "Blue", at: (2, 1), facing: E,
+                    overrides: (activeness: Some(10), might: Some(30))),
+                (name: "B", template: "human_fighter", side: "Red", at: (3, 1), facing: W, overrides: (activeness: Some(1))),
+                (name: "C", template: "human_fighter", side: "Red", at: (9, 1), facing: W, overrides: (activeness: Some(1))),
+            ])"#;
+        let compendium = builtin_compendium();
+        let level = parse_level("knock-out.level.ron", text, compendium).unwrap();
+        let mut b = Battle::new(&level, compendium, 11).unwrap();
+        let dice = |b: &Battle, id: CreatureId| -> f64 {
+            f64::from(b.fighter(id).attrs.pools.iter().flatten().map(|p| p.current.max(0)).sum::<i32>())
+        };
+        let before = material(&b, 0);
+        assert_eq!(before, dice(&b, 0) - dice(&b, 1) - dice(&b, 2) - STANDING_WORTH);
+        let sword =
+            Command::Attack { weapon: "sword".into(), target: crate::battle::Target::Creature(1), additives: vec![] };
+        while b.awaiting().is_some_and(|(c, _)| c != 0) {
+            let (c, w) = b.awaiting().unwrap();
+            b.submit(c, crate::ai::fallback(w)).unwrap();
+        }
+        b.submit(0, sword.clone()).unwrap();
+        while let Some((c, Some(_))) = b.awaiting() {
+            b.submit(c, Command::Defend { defense: None }).unwrap();
+        }
+        assert!(b.fighter(1).attrs.is_unconscious(), "30 dice knock B out");
+        assert!(dice(&b, 1) > 0.0, "B keeps dice in its other pools");
+        let knocked_out = material(&b, 0);
+        assert_eq!(knocked_out, dice(&b, 0) + STANDING_WORTH - dice(&b, 2) - STANDING_WORTH, "B counts for nothing");
+        b.submit(0, sword).unwrap();
+        assert_eq!(b.fighter(1).presence, crate::battle::Presence::Dead);
+        assert_eq!(material(&b, 0), knocked_out, "killing B adds nothing");
+    }
 
     // Issue 9, the work budget: a round of play-outs that runs past the ceiling is stopped and
     // dropped whole, and the planner's choice stands, said so; under a ceiling it keeps to,
