@@ -243,8 +243,10 @@ fn play_out(
     Some((material(copy, me), work))
 }
 
-/// Dice in the pools of every creature present, plus a standing creature's worth: `me`'s side
-/// counts for, hostile sides against.
+/// Dice in the pools of every creature still able to act, plus a standing creature's worth:
+/// `me`'s side counts for, hostile sides against. One knocked out counts for nothing (its
+/// other pools are no use to its side until someone brings it round, which a play-out plays),
+/// so finishing it off is worth nothing and downing a foe is worth all it had.
 fn material(b: &Battle, me: CreatureId) -> f64 {
     b.creatures()
         .iter()
