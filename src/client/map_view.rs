@@ -115,11 +115,6 @@ pub fn zoom_and_pan(
 
 /// A creature's token as the editor and the sandbox draw it: two rings in its side's colour
 /// and a white tick toward its facing. Returns its footprint's side in squares.
-/// A creature's footprint side in squares, from its template (1 when the compendium lacks it).
-pub fn footprint_side(c: &CreatureDef, compendium: &crate::level::compendium::Compendium) -> i32 {
-    compendium.creatures.get(&c.template).map_or(1, |t| t.size.footprint())
-}
-
 pub fn draw_token(
     gizmos: &mut Gizmos,
     level: &crate::level::Level,
@@ -128,7 +123,7 @@ pub fn draw_token(
 ) -> i32 {
     let viewer = super::Viewer { side: 0, plays: true, omniscient: true };
     let side = level.sides.iter().position(|s| s.name == c.side).unwrap_or(0);
-    let size = footprint_side(c, compendium);
+    let size = c.footprint_side(compendium);
     let s = size as f32;
     let centre = square_centre(Pos::new(c.at.0, c.at.1)) + Vec2::splat((s - 1.0) * TILE / 2.0);
     let colour = super::board::side_colour(side, &viewer);

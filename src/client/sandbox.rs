@@ -133,7 +133,7 @@ impl Sandbox {
 }
 
 fn footprint(c: &crate::level::CreatureDef, compendium: &crate::level::compendium::Compendium) -> Footprint {
-    Footprint::new(Pos::new(c.at.0, c.at.1), super::map_view::footprint_side(c, compendium))
+    Footprint::new(Pos::new(c.at.0, c.at.1), c.footprint_side(compendium))
 }
 
 pub fn plugin(app: &mut App) {
@@ -168,7 +168,7 @@ fn open_sandbox(
         return;
     };
     spawn_picture(&mut commands, &mut images, super::art::map_picture(&sandbox.level.level), Screen::Sandbox);
-    let size = |c: &crate::level::CreatureDef| super::map_view::footprint_side(c, &content.0);
+    let size = |c: &crate::level::CreatureDef| c.footprint_side(&content.0);
     for (text, at) in super::map_view::token_labels(&sandbox.level.level.creatures, size) {
         commands.spawn((
             DespawnOnExit(Screen::Sandbox),

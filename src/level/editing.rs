@@ -153,7 +153,7 @@ impl EditorDoc {
     /// The creature whose footprint covers a square (the last placed wins, as drawn on top).
     pub fn creature_at(&self, at: Pos, compendium: &Compendium) -> Option<usize> {
         self.level.creatures.iter().enumerate().rev().find_map(|(i, c)| {
-            let side = compendium.creatures.get(&c.template).map_or(1, |t| t.size.footprint());
+            let side = c.footprint_side(compendium);
             let covers = (c.at.0..c.at.0 + side).contains(&at.x) && (c.at.1..c.at.1 + side).contains(&at.y);
             covers.then_some(i)
         })

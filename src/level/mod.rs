@@ -117,6 +117,11 @@ pub struct CreatureDef {
 }
 
 impl CreatureDef {
+    /// Its footprint's side in squares, from its template (1 when the compendium lacks it).
+    pub fn footprint_side(&self, compendium: &Compendium) -> i32 {
+        compendium.creatures.get(&self.template).map_or(1, |t| t.size.footprint())
+    }
+
     /// A creature with every optional field at its default.
     pub fn new(name: impl Into<String>, template: impl Into<String>, side: impl Into<String>, at: (i32, i32)) -> Self {
         CreatureDef {

@@ -472,7 +472,7 @@ fn redraw_map(
     }
     let picture = spawn_picture(&mut commands, &mut images, image, Screen::Editor);
     commands.entity(picture).insert(MapPicture);
-    let size = |c: &CreatureDef| super::map_view::footprint_side(c, &content.0);
+    let size = |c: &CreatureDef| c.footprint_side(&content.0);
     for (text, at) in super::map_view::token_labels(&doc.level().creatures, size) {
         commands.spawn((
             EditorLabel,
