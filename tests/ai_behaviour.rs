@@ -869,9 +869,7 @@ fn a_lone_fighter_under_fire_does_not_wait_to_be_shot() {
            (name: "Guard 1", template: "human_fighter", side: "Foe", at: (2, 1), facing: E),
            (name: "Guard 2", template: "human_fighter", side: "Foe", at: (2, 3), facing: E)"#,
     );
-    play_against(&mut b, 4, |b| {
-        if b.fighter(1).ap >= 1 && b.check(1, &bow_on(0)).is_ok() { bow_on(0) } else { Command::EndTurn }
-    });
+    play_against(&mut b, 4, archer_shoots_the_ai);
     let mut hurt: Vec<u32> =
         b.log().iter().filter(|e| matches!(e.event, Event::Damaged { creature: 0, .. })).map(|e| e.round).collect();
     hurt.dedup();
@@ -906,7 +904,7 @@ fn a_sides_last_creature_under_fire_closes_in_rather_than_ready() {
            (name: "Guard 1", template: "hammer_guard", side: "Foe", at: (14, 2), facing: N),
            (name: "Guard 2", template: "hammer_guard", side: "Foe", at: (16, 2), facing: N)"#,
     );
-    play_against(&mut b, 5, |b| if b.check(1, &bow_on(0)).is_ok() { bow_on(0) } else { Command::EndTurn });
+    play_against(&mut b, 5, archer_shoots_the_ai);
     let log: Vec<String> = b.log().iter().map(|e| format!("r{} {:?}", e.round, e.event)).collect();
     let hurt_in_round_2 = b.log().iter().any(|e| e.round == 2 && matches!(e.event, Event::Damaged { creature: 0, .. }));
     assert!(hurt_in_round_2, "the archer's fire reaches it: {}", log.join("\n"));
@@ -914,6 +912,11 @@ fn a_sides_last_creature_under_fire_closes_in_rather_than_ready() {
     assert!(!readied, "it does not stand and ready under fire: {}", log.join("\n"));
     let struck = b.log().iter().find(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. })).map(|e| e.round);
     assert!(struck.is_some_and(|r| r <= 4), "it strikes by round 4, not {struck:?}: {}", log.join("\n"));
+}
+
+/// The foe's turn in `play_against`: creature 1 shoots the AI's creature whenever it can.
+fn archer_shoots_the_ai(b: &Battle) -> Command {
+    if b.check(1, &bow_on(0)).is_ok() { bow_on(0) } else { Command::EndTurn }
 }
 
 fn bow_on(target: u32) -> Command {
