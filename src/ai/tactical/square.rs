@@ -275,7 +275,7 @@ impl Ctx<'_> {
             // a strike, the fire counts only for the turns it then needs to strike back, so it
             // closes in rather than stand and be shot (The Ledge: a side's last creature
             // readied a blow while an archer shot it from across the chasm, 22 of 1,000
-            // battles against itself; 9 so). With friends standing it keeps to the pace of
+            // battles against itself; 9 with this). With friends standing it keeps to the pace of
             // the pack: counted so for every creature, the skirmish's Pack closed in piecemeal
             // (`normal` against the baseline there 81.1 → 79.8%).
             let alone = !b.creatures().iter().any(|c| c.id != f.id && c.side == f.side && c.can_act());
