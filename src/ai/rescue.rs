@@ -148,7 +148,7 @@ pub(super) fn setting_down(b: &Battle, me: CreatureId, strikes: bool, stall: f64
     // The last of its side able to act shuts no friend out behind it: in the bend of a corridor
     // one square wide, with a second body ahead, the only square free was the passage it came
     // by, and the carrier stood holding its burden until `max_rounds` (The Crossing's draws).
-    let alone = !b.creatures().iter().any(|o| o.id != me && o.side == f.side && o.can_act());
+    let alone = super::situation::last_of_its_side(b, me);
     // Otherwise only a one-square carrier: `body_plugs_a_way` knows passages one square wide,
     // and a body left in a two-square corridor would shut a Large carrier in (it walks on with
     // it). Alone, a Large carrier sets its burden down too: a brute holding a wolf's body could

@@ -144,6 +144,12 @@ pub(super) fn striking_weapons(f: &Fighter) -> impl Iterator<Item = &Armed> {
 }
 
 /// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).
+/// No other creature of `me`'s side can act: it has no friend to wait for or to shut out.
+pub(super) fn last_of_its_side(b: &Battle, me: CreatureId) -> bool {
+    let side = b.fighter(me).side;
+    !b.creatures().iter().any(|o| o.id != me && o.side == side && o.can_act())
+}
+
 pub(super) fn is_shooter(f: &Fighter) -> bool {
     let dice = |ranged: bool| {
         f.weapons

@@ -14,8 +14,8 @@ use super::Reasons;
 use super::clock::{rounds_since_hurt, stall_push, with_the_clock};
 use super::odds::estimate_from;
 use super::situation::{
-    SLOPPINESS, describe, faces_this_turn, hopeless, left_this_turn, main_threat_facing, noise, placed, plays_sloppily,
-    suspected_hiding_spot,
+    SLOPPINESS, describe, faces_this_turn, hopeless, last_of_its_side, left_this_turn, main_threat_facing, noise,
+    placed, plays_sloppily, suspected_hiding_spot,
 };
 use super::threat::{friends_in_reach, threat};
 use crate::battle::{Battle, Command, CreatureId, Explanation, OptionScore, Target, WindowKind};
@@ -207,6 +207,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         shares,
         may_turn,
         under_fire,
+        last_of_its_side: last_of_its_side(b, me),
         max_reach,
         variants,
         strike,

@@ -32,6 +32,8 @@ pub(super) struct Ctx<'a> {
     pub(super) max_reach: i32,
     /// It was hurt last round or this one: standing still and taking it is not a plan.
     pub(super) under_fire: bool,
+    /// No other creature of its side can act (`situation::last_of_its_side`).
+    pub(super) last_of_its_side: bool,
     /// How far a stall pushes its side to act (0 to 1, `clock::stall_push`).
     pub(super) stall: f64,
     /// Where it could strike from, and how far each square is from there.
@@ -278,16 +280,13 @@ impl Ctx<'_> {
             // battles against itself; 9 with this). With friends standing it keeps to the pace of
             // the pack: counted so for every creature, the skirmish's Pack closed in piecemeal
             // (`normal` against the baseline there 81.1 → 79.8%).
-            let alone = !b.creatures().iter().any(|c| c.id != f.id && c.side == f.side && c.can_act());
-            let nearer = alone
+            let nearer = self.last_of_its_side
                 && match (self.strike.steps(f.origin), self.strike.steps(o.dest)) {
                     (Some(now), Some(then)) => then < now,
                     _ => false,
                 };
-            let rounds = match self.strike.turns(o.dest, f.speed, f.max_ap) {
-                Some(turns) if nearer => f64::from(turns).min(UNANSWERED_ROUNDS),
-                _ => UNANSWERED_ROUNDS,
-            };
+            let turns = nearer.then(|| self.strike.turns(o.dest, f.speed, f.max_ap)).flatten();
+            let rounds = turns.map_or(UNANSWERED_ROUNDS, |t| f64::from(t).min(UNANSWERED_ROUNDS));
             -rounds * p.caution * held_danger
         } else {
             0.0
