@@ -37,6 +37,17 @@ pub(super) fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttac
         for target in targets {
             let cmd = Command::Attack { weapon: w.key.clone(), target, additives: vec![] };
             let Ok(hit) = b.attack_preview(me, &cmd) else { continue };
+            // ATK-17: a friend lying unconscious cannot defend, and with coup de grâce (FLOW-7,
+            // on unless the level's ruleset turns it off) any hit kills it; without, the damage
+            // takes it nearer death (CRE-7). No blast is worth a fallen friend: the skirmish's
+            // Company killed one of its own in 7 of 200 battles against itself, a fireball or
+            // a blunderbuss on the foes standing over it.
+            if hit.iter().any(|t| {
+                let tf = b.fighter(t.target);
+                t.target != me && !b.hostile(me, t.target) && tf.is_active() && tf.attrs.is_unconscious()
+            }) {
+                continue;
+            }
             let mut value = 0.0;
             for t in &hit {
                 let tf = b.fighter(t.target);
@@ -114,4 +125,45 @@ fn curves_through_enemies(b: &Battle, me: CreatureId, length: i32) -> Vec<Target
     out.sort();
     out.dedup();
     out.into_iter().map(Target::Curve).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::{builtin_compendium, parse_level};
+
+    // RULES: FLOW-7, ATK-17, AREA-E7 — a friend lying unconscious among the foes is never
+    // caught in the blast: it cannot defend, and (coup de grâce, on by default) any hit kills
+    // it. Three foes stand round it: the fireball over all three goes elsewhere.
+    #[test]
+    fn an_area_never_catches_a_fallen_friend() {
+        let text = r#"(name: "fallen friend", map: ["WWWWWWWWWWWW", "W..........W", "W..........W", "W..........W",
+                "W..........W", "W..........W", "WWWWWWWWWWWW"],
+            legend: { '.': "floor", 'W': "wall" },
+            terrains: { "floor": (), "wall": (blocks_movement: true, blocks_sight: true) },
+            sides: [(name: "Us"), (name: "Them")],
+            creatures: [
+                (name: "Caster", template: "caster", side: "Us", at: (1, 3), facing: E),
+                (name: "Fallen", template: "human_fighter", side: "Us", at: (7, 3), facing: E),
+                (name: "A", template: "human_fighter", side: "Them", at: (6, 3), facing: E),
+                (name: "B", template: "human_fighter", side: "Them", at: (8, 3), facing: W),
+                (name: "C", template: "human_fighter", side: "Them", at: (7, 2), facing: S),
+            ])"#;
+        let level = parse_level("fallen.level.ron", text, builtin_compendium()).unwrap_or_else(|e| panic!("{e}"));
+        let mut b = Battle::new(&level, builtin_compendium(), 1).unwrap();
+        let caught = |b: &Battle| {
+            let area = best_area(b, 0, 3).expect("a blast worth throwing");
+            b.attack_preview(0, &area.command).unwrap().iter().map(|t| t.target).collect::<Vec<_>>()
+        };
+        assert!(caught(&b).contains(&1), "standing, the friend is weighed at 1.5 times: three foes outweigh it");
+        b.adjust_for_scenario(1, |f| {
+            if let Some(might) = &mut f.attrs.pools[crate::rules::creature::Attribute::Might.index()] {
+                might.current = 0;
+            }
+        });
+        assert!(b.fighter(1).attrs.is_unconscious());
+        let fallen = caught(&b);
+        assert!(!fallen.contains(&1), "the fallen friend is spared: {fallen:?}");
+        assert!(!fallen.is_empty(), "a foe is still caught: {fallen:?}");
+    }
 }
