@@ -143,13 +143,13 @@ pub(super) fn striking_weapons(f: &Fighter) -> impl Iterator<Item = &Armed> {
     f.weapons.iter().filter(|w| w.weapon.area.is_none() && w.ammo != Some(0) && w.weapon.ap <= f.max_ap)
 }
 
-/// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).
 /// No other creature of `me`'s side can act: it has no friend to wait for or to shut out.
 pub(super) fn last_of_its_side(b: &Battle, me: CreatureId) -> bool {
     let side = b.fighter(me).side;
     !b.creatures().iter().any(|o| o.id != me && o.side == side && o.can_act())
 }
 
+/// A creature whose best weapon shoots (a spearman with a javelin is not a shooter).
 pub(super) fn is_shooter(f: &Fighter) -> bool {
     let dice = |ranged: bool| {
         f.weapons
