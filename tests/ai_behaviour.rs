@@ -602,6 +602,28 @@ fn reach_two_strikes_from_two_squares() {
     assert_eq!(b.distance_between(0, 1), 2, "from two squares, out of the sword's reach");
 }
 
+// Issue 9's choke point (ATK-3, multi-turn intent) — a dagger that would barely scratch a brute
+// (Large, reach 2, a greatclub of 8 dice) is no reason to walk into its reach: a square it
+// strikes from is worth the blow it strikes there, not the best blow it knows, so the duelist
+// keeps one turn away with its friends rather than go in alone. (Worth the best blow wherever it
+// struck, it walked in beside the brute; The Bridge's guards went in one by one and were cut down.)
+#[test]
+fn a_scratch_is_no_reason_to_step_into_a_brutes_reach() {
+    let mut b = level(
+        &HALL,
+        r#"(name: "Duelist", template: "human_duelist", side: "AI", at: (6, 4), facing: E, overrides: (activeness: Some(10))),
+           (name: "Fighter", template: "human_fighter", side: "AI", at: (5, 3), facing: E),
+           (name: "Spearman", template: "human_spearman", side: "AI", at: (5, 5), facing: E),
+           (name: "Brute", template: "brute", side: "Foe", at: (12, 4), facing: W)"#,
+    );
+    assert!(b.side_perceives(0, 3));
+    ai_turn(&mut b, &profile("normal"));
+    let struck = b.log().iter().any(|e| matches!(e.event, Event::AttackDeclared { attacker: 0, .. }));
+    assert!(!struck, "no stab at the brute");
+    let d = b.distance_between(0, 3);
+    assert!(d > 2, "out of the greatclub's reach: {d} squares");
+}
+
 // ATK-4 — a whip (3~6 steps, -3 dice too close) is used from 3 to 6 squares away: too close, the
 // slaver steps back before it lashes.
 #[test]
