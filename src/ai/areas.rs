@@ -34,20 +34,9 @@ pub(super) fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttac
             Some(AreaSpec::Curve { length }) => curves_through_enemies(b, me, *length),
             _ => Facing::ALL.iter().map(|&d| Target::Toward(d)).collect(),
         };
-        for target in targets {
+        'targets: for target in targets {
             let cmd = Command::Attack { weapon: w.key.clone(), target, additives: vec![] };
             let Ok(hit) = b.attack_preview(me, &cmd) else { continue };
-            // ATK-17: a friend lying unconscious cannot defend, and with coup de grâce (FLOW-7,
-            // on unless the level's ruleset turns it off) any hit kills it; without, the damage
-            // takes it nearer death (CRE-7). No blast is worth a fallen friend: the skirmish's
-            // Company killed one of its own in 7 of 200 battles against itself, a fireball or
-            // a blunderbuss on the foes standing over it.
-            if hit.iter().any(|t| {
-                let tf = b.fighter(t.target);
-                t.target != me && !b.hostile(me, t.target) && tf.is_active() && tf.attrs.is_unconscious()
-            }) {
-                continue;
-            }
             let mut value = 0.0;
             for t in &hit {
                 let tf = b.fighter(t.target);
@@ -57,6 +46,13 @@ pub(super) fn best_area(b: &Battle, me: CreatureId, ap: i32) -> Option<BestAttac
                     if tf.can_act() && b.side_perceives(f.side, t.target) {
                         value += o.expected;
                     }
+                } else if t.target != me && tf.is_active() && tf.attrs.is_unconscious() {
+                    // ATK-17: a friend lying unconscious cannot defend, and with coup de grâce
+                    // (FLOW-7, on unless the level's ruleset turns it off) any hit kills it;
+                    // without, the damage takes it nearer death (CRE-7). No blast is worth a
+                    // fallen friend: the skirmish's Company killed one of its own in 7 of 200
+                    // battles against itself, a fireball or a blunderbuss on the foes over it.
+                    continue 'targets;
                 } else {
                     value -= 1.5 * o.expected;
                 }

@@ -39,6 +39,17 @@ impl StrikeMap {
         Some(if moves <= next { 1 } else { 1 + (moves - next + max_ap - 1) / max_ap.max(1) })
     }
 
+    /// What a square it strikes from now is worth, striking there a blow worth `blow` (against
+    /// its foe's defense): that blow, up to the best strike the map knows, and never less than
+    /// the strike one turn away (`TURN_DISCOUNT` of it), or waiting would beat striking. Worth
+    /// the best strike wherever it struck, a dagger scratching a brute that parries it was
+    /// pulled as hard as a clean blow: The Bridge's guards walked one by one into its reach
+    /// (`normal` against the baseline 77.4 -> 79.6%, the Guards' seat 62.6 -> 66.6%; 5,000
+    /// duels a level).
+    pub fn struck_value(&self, blow: f64) -> f64 {
+        blow.min(self.value).max(TURN_DISCOUNT * self.value)
+    }
+
     /// What standing at `at` is worth as a step toward the strike: discounted per turn it is
     /// away, and a little more per move within the turn, so that nearer is always better (a
     /// creature one turn out had no reason to close further, and two such sides waited).

@@ -6,7 +6,6 @@ use super::{
     CLOSING_PER_STEP, HELD_CAUTION, HELD_ROUNDS, HIDING_WORTH, KNOCKOUT_DICE, STALL_STEP_WORTH, UNANSWERED_ROUNDS,
 };
 use crate::ai::areas::best_area;
-use crate::ai::intent::TURN_DISCOUNT;
 use crate::ai::odds::estimate_from;
 use crate::ai::situation::{is_shooter, main_threat_facing, plays_sloppily};
 use crate::ai::threat::{FriendsInReach, Threat, threat};
@@ -169,15 +168,11 @@ impl Ctx<'_> {
         let nearest =
             self.conscious.iter().map(|&e| footprint_distance(mf, b.fighter(e).footprint())).min().unwrap_or(0);
         // Squares fewer turns from a strike are worth more of that strike (see `intent`).
-        // A square it strikes from now is a strike reached: worth the strike it makes there,
-        // against its foe's defense, up to the best strike the map knows; and never less than
-        // waiting one turn away (worth part of it, times a stalled side's boldness), or waiting
-        // would beat striking. Worth the best strike wherever it struck, a dagger scratching a
-        // brute that parries it was pulled as hard as a clean blow: The Bridge's guards walked
-        // one by one into its reach (`normal` against the baseline 77.4 -> 79.6%, the Guards'
-        // seat 62.6 -> 66.6%; 5,000 duels a level).
+        // A square it strikes from now is a strike reached: worth the blow it strikes there
+        // (`StrikeMap::struck_value`), never less than waiting one turn away (worth part of the
+        // strike, times a stalled side's boldness), or waiting would beat striking.
         let approach = match &attack {
-            Some(a) if attacks > 0 => a.value.min(self.strike.value).max(TURN_DISCOUNT * self.strike.value),
+            Some(a) if attacks > 0 => self.strike.struck_value(a.value),
             _ => self.strike.approach_value(dest, f.speed, f.max_ap),
         };
         let closing = p.aggression * (approach - CLOSING_PER_STEP * nearest as f64);
