@@ -268,3 +268,89 @@ fn perc_5_the_blind_rear_is_seen_by_turning_round_but_not_what_a_wall_hides() {
     assert!(!now[i(1, 2)] && !turning[i(1, 2)], "behind the wall stub: hidden either way");
     assert!(now.iter().zip(&turning).all(|(n, t)| !n || *t), "turning round loses nothing it sees now");
 }
+
+/// A wall at x = 7 (y 4–6) between a lane and a brute's corner of a long hall.
+const CORNER: [&str; 9] = [
+    "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
+    "W............................W",
+    "W......W.....................W",
+    "W......W.....................W",
+    "W......W.....................W",
+    "W............................W",
+    "W............................W",
+    "W............................W",
+    "WWWWWWWWWWWWWWWWWWWWWWWWWWWWWW",
+];
+
+/// A wolf of Blue that sees a Red brute at (9, 4), then walks up the lane out of its sight.
+fn out_of_the_brutes_sight() -> Battle {
+    let text = level_text(
+        "corner",
+        &CORNER,
+        &[
+            &creature("Wolf", "grey_wolf", "Blue", (3, 2), "E", ", overrides: (activeness: Some(10))"),
+            &creature("Brute", "brute", "Red", (9, 4), "W", ", overrides: (activeness: Some(1), speed: Some(1))"),
+            &creature("Man", "human_fighter", "Red", (14, 7), "W", ", overrides: (activeness: Some(1))"),
+        ],
+    );
+    let mut b = battle_where_first(&text, builtin_compendium(), 0);
+    assert!(b.side_perceives(0, 1), "the wolf sees the brute past the wall's end");
+    let path = (2..=7).map(|y| Pos::new(3, y)).collect();
+    b.submit(0, Command::Move { path, sprint: false, face: None }).unwrap();
+    assert!(!b.side_perceives(0, 1) && b.side_perceives(0, 2), "the wall hides the brute, not the man");
+    b
+}
+
+/// Every creature ends its turn until the next round starts.
+fn to_the_next_round(b: &mut Battle) {
+    let round = b.round();
+    while b.round() == round {
+        let (c, _) = b.awaiting().expect("someone is to act");
+        b.submit(c, Command::EndTurn).unwrap();
+    }
+}
+
+// RULES: PERC-3, PERC-E2 — a side's memory of a foe it lost sight of (`lately_lost`): as and
+// where it last saw it, for the rounds asked (this one included), whatever the foe has done
+// out of its sight since.
+#[test]
+fn perc_e2_a_foe_lost_from_sight_is_remembered_where_it_was_seen() {
+    let mut b = out_of_the_brutes_sight();
+    let seen = |b: &Battle, rounds| b.lately_lost(0, rounds).iter().map(|g| (g.id, g.origin)).collect::<Vec<_>>();
+    assert_eq!(seen(&b, 1), [(1, Pos::new(9, 4))], "lost this round");
+    // Out of sight it walks off: the side still remembers it where it saw it.
+    b.adjust_for_scenario(1, |f| f.origin = Pos::new(24, 1));
+    assert!(!b.side_perceives(0, 1));
+    assert_eq!(seen(&b, 1), [(1, Pos::new(9, 4))], "the memory, not the truth");
+    assert!(b.lately_lost(1, 1).is_empty(), "Red lost sight of nobody");
+    to_the_next_round(&mut b);
+    assert!(seen(&b, 1).is_empty(), "lost last round: not this round's");
+    assert_eq!(seen(&b, 2), [(1, Pos::new(9, 4))], "but within the last two");
+    to_the_next_round(&mut b);
+    assert!(seen(&b, 2).is_empty(), "two rounds ago is past the last two");
+}
+
+// RULES: PERC-3, PERC-E2 — a foe out of sight a moment ago is still a danger where it was seen,
+// though not a target: the wolf that stepped out of the brute's sight neither walks on toward the
+// man into the brute's reach, as if the brute were gone, nor out into its sight and back (the
+// Mill's wolves paced so in an archer's sight). What it weighs is its side's memory: the brute
+// walked off out of its sight changes nothing in the decision or its reasons.
+#[test]
+fn perc_e2_a_foe_just_out_of_sight_still_weighs_where_it_was_seen() {
+    let mut b = out_of_the_brutes_sight();
+    let normal = &builtin_compendium().ai_profiles["normal"];
+    let decide = |b: &Battle| meshal_tactics::ai::decide_with(b, 0, None, normal);
+    let mut walked_off = b.clone();
+    walked_off.adjust_for_scenario(1, |f| f.origin = Pos::new(24, 1));
+    assert_eq!(format!("{:?}", decide(&b)), format!("{:?}", decide(&walked_off)), "weighed alike");
+    let mark = b.log().len();
+    while let Some((0, None)) = b.awaiting() {
+        let (c, _) = decide(&b);
+        b.submit(0, c).unwrap();
+    }
+    let seen_again = since(&b, mark).iter().any(|e| matches!(e, Event::Spotted { creature: 1, .. }));
+    assert!(!seen_again, "it did not step back into the brute's sight");
+    // The slow brute walks 3.5 steps in two moves and strikes 2 squares beyond.
+    let d = b.distance_between(0, 1);
+    assert!(d > 6, "out of the brute's reach: {d} steps");
+}

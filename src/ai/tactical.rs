@@ -81,6 +81,12 @@ const STALL_STEP_WORTH: f64 = 0.15;
 /// then changes its mind must not turn back and forth forever.
 const MAX_FACE_COMMANDS: usize = 2;
 
+/// A foe its side lost sight of this round or the last is still a danger where it was seen
+/// (`Battle::lately_lost`): the Mill's wolves stepped out from behind the mill into the archer's
+/// sight, lost sight of everyone but a fallen fighter, weighed the squares about them as if the
+/// archer were gone, stepped back into its view, saw it and stepped out again, turn after turn.
+const UNSEEN_ROUNDS: u32 = 2;
+
 /// A square whose upper bound falls this far below the last total shown (the third best weighed
 /// so far, or the best when nobody reads the reasons) is not weighed further: it can be neither
 /// chosen nor shown. Far above the rounding of the sums, so the choice is exactly the one
@@ -196,6 +202,15 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         .collect();
     let strike = super::intent::strike_map(b, f, &conscious);
     let shares = conscious.iter().map(|&e| friends_in_reach(b, me, b.fighter(e))).collect();
+    // A sloppy player (difficulty 1) forgets a foe the moment it is out of sight.
+    let remembered = if plays_sloppily(p) { Vec::new() } else { b.lately_lost(f.side, UNSEEN_ROUNDS) };
+    let unseen = remembered
+        .into_iter()
+        .map(|e| {
+            let share = friends_in_reach(b, me, &e);
+            (e, share)
+        })
+        .collect();
     let under_fire = rounds_since_hurt(b, f.side) <= 1;
     let ctx = Ctx {
         b,
@@ -205,6 +220,7 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         enemies: &enemies,
         conscious: &conscious,
         shares,
+        unseen,
         may_turn,
         under_fire,
         last_of_its_side: last_of_its_side(b, me),

@@ -50,8 +50,9 @@ pub(super) fn threat(b: &Battle, me: &Fighter, at: Placement, enemy: &Fighter) -
         // The battle's numbers for this weapon from where the enemy stands, as if in reach:
         // our protection and cover, our defense dice in this posture, our rear arc.
         let e = *engagement
-            .get_or_insert_with(|| b.engage_in_reach(enemy.id, enemy.placement(), me.id, at).expect("both exist"));
-        let Ok(n) = b.attack_numbers(&e, &w.key, &[], true) else { continue };
+            .get_or_insert_with(|| b.engage_in_reach_by(enemy, enemy.placement(), me.id, at).expect("both exist"));
+        // The enemy as given: one out of sight is as its foes remember it.
+        let Ok(n) = b.attack_numbers_by(enemy, &e, &w.key, &[], true) else { continue };
         // CRE-6: what it takes to knock us out with this weapon.
         let pool = w.weapon.targets.iter().filter_map(|a| me.attrs.pool(*a)).map(|p| p.current).max().unwrap_or(0);
         let (o, ko) = odds(n.points, n.dice, n.segments, n.protection, n.defense_dice, pool.max(1));

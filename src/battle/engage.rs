@@ -229,7 +229,19 @@ impl Battle {
         range_modifier: i32,
         cover: bool,
     ) -> Strike {
-        let a = &self.creatures[e.attacker as usize];
+        self.strike_by(&self.creatures[e.attacker as usize], e, w, extra, range_modifier, cover)
+    }
+
+    /// As [`Battle::strike_with_cover`] for the attacker `a` as given (a side's memory of it).
+    pub(super) fn strike_by(
+        &self,
+        a: &Fighter,
+        e: &Engagement,
+        w: &Armed,
+        extra: i32,
+        range_modifier: i32,
+        cover: bool,
+    ) -> Strike {
         let t = &self.creatures[e.target as usize];
         let ranged = w.weapon.range.ranged;
         let dice = w.weapon.dice.dice_for(&a.attrs) + extra + range_modifier

@@ -153,6 +153,22 @@ impl Battle {
     fn remember_as_seen(&mut self, side: usize, creature: CreatureId) {
         let slot = side * self.n() + creature as usize;
         self.seen_as[slot] = Some(std::sync::Arc::new(self.creatures[creature as usize].clone()));
+        self.lost_round[slot] = self.round;
+    }
+
+    /// The hostile creatures `side` lost sight of in the last `rounds` rounds (this one
+    /// included), still standing as far as it knows, each as and where it last saw them
+    /// (`remembered_as`): what its memory says, never where they are now. A planner that forgot
+    /// a foe the moment it stepped out of its sight stepped straight back into it.
+    pub fn lately_lost(&self, side: usize, rounds: u32) -> Vec<Fighter> {
+        let n = self.n();
+        self.creatures
+            .iter()
+            .filter(|o| self.hostile_sides(side, o.side) && !self.side_perceives(side, o.id))
+            .filter(|o| self.lost_round[side * n + o.id as usize] + rounds > self.round)
+            .filter_map(|o| self.remembered_as(side, o.id))
+            .filter(|ghost| ghost.can_act() && !self.seen_down(side, ghost.id))
+            .collect()
     }
 
     /// The creature as `side` last saw it, while the side still believes it where it saw it

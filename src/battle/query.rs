@@ -409,6 +409,21 @@ impl Battle {
         Ok(self.engagement_in_reach(a, from, t, at))
     }
 
+    /// As [`Battle::engage_in_reach`] for the attacker as given: a foe as its enemies' side
+    /// remembers it (`remembered_as`), not as it is out of their sight.
+    pub fn engage_in_reach_by(
+        &self,
+        attacker: &Fighter,
+        from: Placement,
+        target: CreatureId,
+        at: Placement,
+    ) -> Result<Engagement, Rejection> {
+        let Some(t) = self.creatures.get(target as usize) else {
+            return reject("CRE-1", format!("there is no creature {target}"));
+        };
+        Ok(self.engagement_in_reach(attacker, from, t, at))
+    }
+
     /// The numbers of a single-target attack with `weapon` (and `additives`) over an
     /// engagement, allocation-free for planners that ask thousands of times. Errors are about
     /// the weapon itself; reach from there is `in_reach` (not checked with `assume_reach`, the
@@ -420,7 +435,19 @@ impl Battle {
         additives: &[String],
         assume_reach: bool,
     ) -> Result<AttackNumbers, Rejection> {
-        let a = &self.creatures[e.attacker as usize];
+        self.attack_numbers_by(&self.creatures[e.attacker as usize], e, weapon, additives, assume_reach)
+    }
+
+    /// As [`Battle::attack_numbers`] for the attacker as given (its dice, weapons and ammo): a
+    /// foe as its enemies' side remembers it, for a planner that may not read it as it is.
+    pub fn attack_numbers_by(
+        &self,
+        a: &Fighter,
+        e: &Engagement,
+        weapon: &str,
+        additives: &[String],
+        assume_reach: bool,
+    ) -> Result<AttackNumbers, Rejection> {
         let t = &self.creatures[e.target as usize];
         let Some(w) = a.weapon(weapon) else {
             return reject("ATK-1", format!("{} carries no '{weapon}'", a.name));
@@ -437,7 +464,7 @@ impl Battle {
         }
         let (ap, extra) = if additives.is_empty() { (w.weapon.ap, 0) } else { self.additive_cost(a, w, additives)? };
         let in_reach = if assume_reach { Ok(0) } else { self.reach_of(e, w) };
-        let s = self.strike_of(e, w, extra, *in_reach.as_ref().unwrap_or(&0));
+        let s = self.strike_by(a, e, w, extra, *in_reach.as_ref().unwrap_or(&0), e.cover);
         let defense_dice = if s.defendable.is_ok() {
             w.weapon.defenses.iter().map(|&d| self.defense_dice_of(t, e.at.posture, d)).max().unwrap_or(0)
         } else {

@@ -191,6 +191,7 @@ impl Battle {
             chain: 0,
             last_seen: vec![None; n * l.sides.len()],
             seen_as: vec![None; n * l.sides.len()],
+            lost_round: vec![0; n * l.sides.len()],
             announced: vec![false; n * l.sides.len()],
             ai_profiles: Arc::new(compendium.ai_profiles.clone()),
             objects: l.objects.iter().map(super::objects::ObjectState::new).collect(),

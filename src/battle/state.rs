@@ -283,6 +283,9 @@ pub struct Battle {
     /// out of the side's sight (its pools, posture, senses then). A belief puts this back at
     /// the creature's last sighting (`belief_of`): what the side knows, never the truth now.
     pub(super) seen_as: Vec<Option<Arc<Fighter>>>,
+    /// lost_round[side * n + creature]: the round in which that side last lost sight of it
+    /// (taken with `seen_as`): how stale its memory is.
+    pub(super) lost_round: Vec<u32>,
     /// announced[side * n + creature]: what each side has been told it perceives (Spotted,
     /// not yet LostSight); brought up to the truth by `sync_perception`.
     pub(super) announced: Vec<bool>,

@@ -26,6 +26,9 @@ pub(super) struct Ctx<'a> {
     pub(super) conscious: &'a [CreatureId],
     /// Per conscious enemy, the other targets its attacks are divided among.
     pub(super) shares: Vec<FriendsInReach>,
+    /// Foes its side lost sight of a moment ago, as and where it last saw them, each with the
+    /// targets its attacks are divided among: still a danger, though not a target.
+    pub(super) unseen: Vec<(Fighter, FriendsInReach)>,
     /// A 0-AP turn toward a target is still allowed this turn.
     pub(super) may_turn: bool,
     /// The farthest any of its weapons reaches (overreach doubles a ranged weapon's).
@@ -247,7 +250,8 @@ impl Ctx<'_> {
             self.conscious
                 .iter()
                 .zip(&self.shares)
-                .map(|(&e, share)| threat(b, f, here, b.fighter(e)).shared(share, o.shooter)),
+                .map(|(&e, share)| threat(b, f, here, b.fighter(e)).shared(share, o.shooter))
+                .chain(self.unseen.iter().map(|(e, share)| threat(b, f, here, e).shared(share, o.shooter))),
         );
         // The danger here if it keeps `kept` AP for defenses: the attacks where a defense saves
         // most are defended (TIME-12: 1 AP each), the rest land undefended.
