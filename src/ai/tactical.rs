@@ -202,9 +202,8 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         .collect();
     let strike = super::intent::strike_map(b, f, &conscious);
     let shares = conscious.iter().map(|&e| friends_in_reach(b, me, b.fighter(e))).collect();
-    // A sloppy player (difficulty 1) forgets a foe the moment it is out of sight.
-    let remembered = if plays_sloppily(p) { Vec::new() } else { b.lately_lost(f.side, UNSEEN_ROUNDS) };
-    let unseen = remembered
+    let unseen = b
+        .lately_lost(f.side, UNSEEN_ROUNDS)
         .into_iter()
         .map(|e| {
             let share = friends_in_reach(b, me, &e);
