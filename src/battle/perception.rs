@@ -167,7 +167,9 @@ impl Battle {
             .filter(|o| self.hostile_sides(side, o.side) && !self.side_perceives(side, o.id))
             .filter(|o| self.lost_round[side * n + o.id as usize] + rounds > self.round)
             .filter_map(|o| self.remembered_as(side, o.id))
-            .filter(|ghost| ghost.can_act() && !self.seen_down(side, ghost.id))
+            // As the side saw it when it went out of sight: one it saw go down went out of its
+            // sight down (it is told of no fall it does not see), so `seen_down` adds nothing.
+            .filter(|ghost| ghost.can_act())
             .collect()
     }
 
