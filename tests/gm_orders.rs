@@ -259,15 +259,17 @@ fn import_tiled_writes_a_checked_level_or_nothing() {
 }
 
 // GEN-1, engine decision: the square a holding creature stands on is not a step of its path.
-// On this generated level a hook raider tows C5, who holds (5,7)–(8,7), out to 8,6 (seed
+// On this generated level a hook raider towed C5, who holds (5,7)–(8,7), out to 8,6 (seed
 // 962274, round 22); its walk back in, 8,6 → 8,7, was refused and the AI's safety net ended
 // its turn instead (an AI fallback). Now every decision of the battle is accepted as planned,
-// and the walk back is made.
+// and the walk back is made. (C5 starts where the tow left it: the AI's play changed, and
+// with it whether the raider ever tows it in that battle.)
 #[test]
 fn a_creature_towed_out_of_its_area_walks_back_in() {
     let text = include_str!("fixtures/towed_out_of_its_hold.level.ron");
     let mut b = battle(text, 962_274);
     let c5 = b.find("C5 human_fighter").unwrap();
+    b.adjust_for_scenario(c5, |f| f.origin = Pos::new(8, 6));
     let mut walked_back = false;
     while b.outcome().is_none() {
         let Some((c, w)) = b.awaiting() else { break };
