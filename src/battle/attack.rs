@@ -192,7 +192,7 @@ impl Battle {
                 let strike = match centre {
                     Some(c) => {
                         let cover = tf.footprint().cells().any(|x| has_cover(&self.map, c, x));
-                        self.strike_with_cover(&e, w, extra, modifier, cover)
+                        self.strike_by(me, &e, w, extra, modifier, cover)
                     }
                     None => self.strike_of(&e, w, extra, modifier),
                 };

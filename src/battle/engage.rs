@@ -217,22 +217,11 @@ impl Battle {
     /// The numbers of an attack with `w` (+`extra` dice from additives) over an engagement,
     /// the attack coming from the attacker's square.
     pub(super) fn strike_of(&self, e: &Engagement, w: &Armed, extra: i32, range_modifier: i32) -> Strike {
-        self.strike_with_cover(e, w, extra, range_modifier, e.cover)
+        self.strike_by(&self.creatures[e.attacker as usize], e, w, extra, range_modifier, e.cover)
     }
 
-    /// As [`Battle::strike_of`] with the cover given (an area's cover is from its centre).
-    pub(super) fn strike_with_cover(
-        &self,
-        e: &Engagement,
-        w: &Armed,
-        extra: i32,
-        range_modifier: i32,
-        cover: bool,
-    ) -> Strike {
-        self.strike_by(&self.creatures[e.attacker as usize], e, w, extra, range_modifier, cover)
-    }
-
-    /// As [`Battle::strike_with_cover`] for the attacker `a` as given (a side's memory of it).
+    /// As [`Battle::strike_of`] for the attacker `a` as given (a side's memory of it, for a
+    /// planner) and the cover given (an area's cover is from its centre).
     pub(super) fn strike_by(
         &self,
         a: &Fighter,
