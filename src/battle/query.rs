@@ -403,10 +403,10 @@ impl Battle {
         target: CreatureId,
         at: Placement,
     ) -> Result<Engagement, Rejection> {
-        let (Some(a), Some(t)) = (self.creatures.get(attacker as usize), self.creatures.get(target as usize)) else {
-            return reject("CRE-1", format!("there is no creature {target}"));
+        let Some(a) = self.creatures.get(attacker as usize) else {
+            return reject("CRE-1", format!("there is no creature {attacker}"));
         };
-        Ok(self.engagement_in_reach(a, from, t, at))
+        self.engage_in_reach_by(a, from, target, at)
     }
 
     /// As [`Battle::engage_in_reach`] for the attacker as given: a foe as its enemies' side
