@@ -667,6 +667,38 @@ fn a_pack_spreads_around_its_prey() {
     assert!(around.iter().any(|d| d.0 >= 0), "not all queued on its front: {around:?}");
 }
 
+// Issue 9's multi-turn intent (FACE-4, TIME-12) — a pack of wolves as the compendium has them,
+// two turns from a lone fighter who never moves, goes in together in its second round: each
+// wolf counts the pack-mates that act after it and can reach the man before he acts again as
+// sharing his blows. Counting only those already in his reach, every wolf stopped at the edge
+// of it in round 1, readied in round 2 (each waiting for another to go first) and went in
+// only in round 3, when the stall pushed the pack.
+#[test]
+fn a_pack_goes_in_together_rather_than_wait_at_the_edge_of_a_foes_reach() {
+    let mut b = level(
+        &HALL,
+        r#"(name: "W1", template: "grey_wolf", side: "AI", at: (2, 2), facing: E),
+           (name: "W2", template: "grey_wolf", side: "AI", at: (2, 4), facing: E),
+           (name: "W3", template: "grey_wolf", side: "AI", at: (2, 6), facing: E),
+           (name: "W4", template: "grey_wolf", side: "AI", at: (3, 4), facing: E),
+           (name: "Man", template: "human_fighter", side: "Foe", at: (14, 4), facing: W)"#,
+    );
+    assert!((0..4).all(|w| b.distance_between(w, 4) >= 11), "two turns away");
+    ai_round(&mut b, &profile("normal"));
+    ai_round(&mut b, &profile("normal"));
+    assert!(b.round() <= 3 || b.outcome().is_some(), "two rounds played");
+    let biters: std::collections::BTreeSet<u32> = b
+        .log()
+        .iter()
+        .filter(|e| e.round <= 2)
+        .filter_map(|e| match e.event {
+            Event::AttackDeclared { attacker, .. } if attacker < 4 => Some(attacker),
+            _ => None,
+        })
+        .collect();
+    assert!(biters.len() >= 2, "at least two wolves struck the man by round 2: {biters:?}");
+}
+
 // PERC-E4, PERC-E5 — a lurker in a dark thicket waits for its prey: it hides and stays in the
 // dark rather than crossing lit ground to a target still out of reach.
 #[test]

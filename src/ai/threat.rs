@@ -127,8 +127,9 @@ impl Threat {
 }
 
 /// How many of `me`'s friends (standing, other than `me`) `enemy` could attack next round:
-/// in reach of a blow after walking its moves around walls, or of a shot after its moves;
-/// and how many it could shoot from where it stands.
+/// in reach of a blow after walking its moves around walls, or of a shot after its moves, or
+/// about to close to blows with it before it acts again (`joining_before`); and how many it
+/// could shoot from where it stands.
 pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> FriendsInReach {
     let side = b.fighter(me).side;
     let (mut blow, mut shot, mut blow_range, mut blow_moves, mut range) = (-1, -1, 0, 0, -1);
@@ -146,10 +147,17 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> F
         }
     }
     let mut friends = FriendsInReach { any: 0, shot: 0 };
+    let joins = joining_before(b, me, enemy.id);
+    // The foes a joining friend could go for instead, looked up once.
+    let mut foes: Option<Vec<Footprint>> = None;
     for c in b.creatures().iter().filter(|c| c.id != me && c.side == side && c.can_act()) {
         let d = footprint_distance(c.footprint(), enemy.footprint());
         let line = || b.line_of_fire(enemy.id, enemy.origin, c.id, c.origin);
-        if (d <= blow && walks_into_reach(b, enemy, c.origin, blow_range, blow_moves)) || d <= shot {
+        if (d <= blow && walks_into_reach(b, enemy, c.origin, blow_range, blow_moves))
+            || d <= shot
+            || (joins(c.id)
+                && closes_to_blows(b, c, enemy, d, foes.get_or_insert_with(|| other_foes(b, side, enemy.id))))
+        {
             friends.any += 1;
         }
         if d <= range && line() {
@@ -157,6 +165,44 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> F
         }
     }
     friends
+}
+
+/// Whether a friend takes its turn after `me`'s and before `enemy`'s next (the turn order is
+/// the battle's, kept from round to round): a friend that then closes to blows with the enemy
+/// stands in its reach when it strikes back, as `me` would. Counted only among friends in
+/// reach already, a pack waited one by one at the edge of a lone fighter's reach, each for
+/// another to go first, until the stall pushed it (two rounds against a man who never moved).
+fn joining_before(b: &Battle, me: CreatureId, enemy: CreatureId) -> impl Fn(CreatureId) -> bool + '_ {
+    let order = b.order();
+    let slot = |id: CreatureId| order.iter().position(|&o| o == id);
+    let (mine, theirs) = (slot(me), slot(enemy));
+    move |friend| match (mine, theirs, slot(friend)) {
+        (Some(m), Some(e), Some(f)) => {
+            let after_me = |x: usize| (x + order.len() - m) % order.len();
+            after_me(f) > 0 && after_me(f) < after_me(e)
+        }
+        _ => false,
+    }
+}
+
+/// The conscious hostiles `side` perceives other than `enemy`, where they stand.
+fn other_foes(b: &Battle, side: usize, enemy: CreatureId) -> Vec<Footprint> {
+    let foes = b.perceived_hostiles(side).into_iter().filter(|&o| o != enemy).map(|o| b.fighter(o));
+    foes.filter(|o| o.can_act()).map(|o| o.footprint()).collect()
+}
+
+/// Could `friend` come to blows this turn with `enemy`, `d` squares away, when no other foe
+/// (`others`) stands nearer it (the one it would go for: a friend that could reach three foes
+/// joins one): walk, around walls, into a melee weapon's reach with the moves it can make and
+/// still strike?
+fn closes_to_blows(b: &Battle, friend: &Fighter, enemy: &Fighter, d: i32, others: &[Footprint]) -> bool {
+    let nearer = others.iter().any(|&o| footprint_distance(friend.footprint(), o) < d);
+    !nearer
+        && striking_weapons(friend).filter(|w| !w.weapon.range.ranged).any(|w| {
+            let moves = friend.moves_beside(w);
+            d <= farthest_attack(friend, w, moves)
+                && walks_into_reach(b, friend, enemy.origin, w.weapon.range.max, moves)
+        })
 }
 
 /// The farthest (SPACE distance) `enemy` could attack with `w` from after `moves` moves: a
