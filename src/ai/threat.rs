@@ -174,7 +174,13 @@ pub(super) fn friends_in_reach(b: &Battle, me: CreatureId, enemy: &Fighter) -> F
 /// another to go first, until the stall pushed it (two rounds against a man who never moved).
 fn joining_before(b: &Battle, me: CreatureId, enemy: CreatureId) -> impl Fn(CreatureId) -> bool + '_ {
     let order = b.order();
-    let slot = |id: CreatureId| order.iter().position(|&o| o == id);
+    // Each creature's slot, looked up once: asked for every friend of every foe weighed, a
+    // search of the order each time is quadratic on a crowded field.
+    let mut slots = vec![None; b.creatures().len()];
+    for (i, &id) in order.iter().enumerate() {
+        slots[id as usize] = Some(i);
+    }
+    let slot = move |id: CreatureId| slots.get(id as usize).copied().flatten();
     let (mine, theirs) = (slot(me), slot(enemy));
     move |friend| match (mine, theirs, slot(friend)) {
         (Some(m), Some(e), Some(f)) => {
