@@ -97,7 +97,7 @@ fn knowing_where_a_foe_was_it_holds_an_ambush_until_the_fight_stalls() {
     let profile = |name: &str| builtin_compendium().ai_profiles[name].clone();
     let walks = |b: &Battle, name: &str| matches!(ai::decide_with(b, 0, None, &profile(name)).0, Command::Move { .. });
     match ai::decide_with(&b, 0, None, &profile("normal")).0 {
-        Command::Ready { .. } | Command::EndTurn => {}
+        Command::Hide | Command::Ready { .. } | Command::EndTurn => {}
         other => panic!("normal holds its ground: {other:?}"),
     }
     assert!(walks(&b, "easy"), "easy walks toward the sighting");
@@ -108,6 +108,50 @@ fn knowing_where_a_foe_was_it_holds_an_ambush_until_the_fight_stalls() {
     }
     assert_eq!(b.last_seen(0, 1), Some(Pos::new(12, 4)), "still remembered");
     assert!(walks(&b, "normal"), "in a stall normal goes looking");
+}
+
+// RULES: PERC-E4, TIME-E10 — holding that ambush with AP its readied blow cannot use (a sword
+// readied costs 3: the blow, the readying and a defense kept), a blade hides (1 AP): foes that
+// come round the corner do not spot it from afar, and its first blow comes from a foe nobody
+// has spotted, which cannot be defended (000:326). With 3 AP it keeps its readied blow instead;
+// a shooter keeps its AP for the readied shot or a defense; `easy` walks on. (The Mill's
+// wolves and brute, stopping behind the mill out of the party's sight: their side won 1,122 of
+// 2,500 duels against a baseline party, 1,167 hiding.)
+#[test]
+fn a_blade_lying_in_wait_hides_with_the_ap_its_readied_blow_cannot_use() {
+    let ambush = |template: &str, ap: i32| {
+        let hunter = format!(r#"(name: "Hunter", template: "{template}", side: "Blue", at: (1, 4), facing: E)"#);
+        let far = r#"(name: "Far", template: "human_fighter", side: "Red", at: (12, 4), facing: W)"#;
+        let text = level_text("Ambush", &MAP, &[hunter.as_str(), far]);
+        let mut b = common::battle_where_first(&text, builtin_compendium(), 0);
+        assert_eq!(b.fighter(0).ap, 3);
+        // Walked into the nook this turn, with `ap` left.
+        b.adjust_for_scenario(0, |f| {
+            f.origin = Pos::new(4, 1);
+            f.spent_this_turn = 3 - ap;
+            f.ap = ap;
+        });
+        assert!(!b.side_perceives(0, 1) && !b.side_perceives(1, 0), "nobody perceives anybody");
+        assert_eq!(b.last_seen(0, 1), Some(Pos::new(12, 4)), "Far remembered down the corridor");
+        b
+    };
+    let profile = |name: &str| builtin_compendium().ai_profiles[name].clone();
+    let normal = |b: &Battle| ai::decide_with(b, 0, None, &profile("normal")).0;
+    let mut b = ambush("human_fighter", 2);
+    assert_eq!(normal(&b), Command::Hide, "with 2 AP the fighter hides where it waits");
+    b.submit(0, Command::Hide).expect("nobody perceives it: Hide is legal");
+    assert!(b.fighter(0).hidden.is_some() && b.fighter(0).ap == 1);
+    assert_eq!(normal(&b), Command::EndTurn, "hidden, it keeps its last AP to defend");
+    let rested = ambush("human_fighter", 3);
+    assert!(matches!(normal(&rested), Command::Ready { .. }), "with 3 AP it readies its sword: {:?}", normal(&rested));
+    let wolf = ambush("grey_wolf", 2);
+    assert_eq!(normal(&wolf), Command::Hide, "a wolf hides too");
+    let archer = ambush("archer", 2);
+    assert_ne!(normal(&archer), Command::Hide, "the archer does not");
+    assert!(
+        matches!(ai::decide_with(&ambush("human_fighter", 2), 0, None, &profile("easy")).0, Command::Move { .. }),
+        "easy walks toward the sighting"
+    );
 }
 
 /// A bend of one-square corridors (north row first): a column up at x = 2 (y 6..7), the bend's

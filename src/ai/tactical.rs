@@ -18,9 +18,9 @@ use super::situation::{
     placed, plays_sloppily, suspected_hiding_spot,
 };
 use super::threat::{friends_in_reach, threat};
-use crate::battle::{Battle, Command, CreatureId, Explanation, OptionScore, Target, WindowKind};
+use crate::battle::{Battle, Command, CreatureId, Explanation, OptionScore, READY_EXTRA_AP, Target, WindowKind};
 use crate::level::compendium::{AbilityEffect, AiProfile};
-use crate::rules::costs::MOVE_AP;
+use crate::rules::costs::{DEFEND_AP, HIDE_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
 use crate::rules::facing::Facing;
 use crate::rules::grid::Pos;
@@ -112,6 +112,29 @@ pub fn decide(
     }
 }
 
+/// PERC-E4: a blade holding its ground out of its foes' sight (the side perceives none) hides
+/// first, for 1 AP, wherever it stands: foes that come round the corner do not spot it from
+/// afar (a bow or a spell finds nothing to aim at), and its first blow comes from a foe nobody
+/// has spotted, which cannot be defended (000_5f4122b8a83d6727.txt:326). Only with the AP to
+/// ready its blow after hiding (TIME-E10), or none to ready it anyway: a fighter of 3 AP keeps
+/// its readied blow for the foe that walks up, and a shooter its readied shot, worth more at
+/// its range than a hidden start. A sloppy player (`easy`) does not think of it. The engine
+/// refuses Hide while a hostile perceives the creature, as a GM would tell a player.
+fn lies_in_wait_hidden(b: &Battle, me: CreatureId, p: &AiProfile) -> bool {
+    let f = b.fighter(me);
+    let ready_cost = f
+        .weapons
+        .iter()
+        .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0))
+        .map(|w| w.weapon.ap + READY_EXTRA_AP + DEFEND_AP)
+        .min();
+    !plays_sloppily(p)
+        && f.hidden.is_none()
+        && f.weapons.iter().all(|w| !w.weapon.range.ranged)
+        && ready_cost.is_none_or(|cost| f.ap < cost || f.ap - HIDE_AP >= cost)
+        && b.check(me, &Command::Hide).is_ok()
+}
+
 pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Reasons) -> TurnChoice {
     let stall = stall_push(b, me);
     let p = &with_the_clock(b, me, p, stall);
@@ -156,7 +179,11 @@ pub(super) fn ranked_turn(b: &Battle, me: CreatureId, p: &AiProfile, reasons: Re
         }
         // Hunting for the unseen, but not back to where it came from this turn.
         let left = left_this_turn(b, me);
-        return TurnChoice::only(match super::hunt::hunting_step(b, me, stall, plays_sloppily(p)) {
+        let step = super::hunt::hunting_step(b, me, stall, plays_sloppily(p));
+        if matches!(step, Command::EndTurn) && lies_in_wait_hidden(b, me, p) {
+            return TurnChoice::only(Command::Hide);
+        }
+        return TurnChoice::only(match step {
             Command::Move { path, .. } if path.last().is_some_and(|end| left.contains(end)) => Command::EndTurn,
             other => other,
         });
