@@ -18,9 +18,9 @@ use super::situation::{
     placed, plays_sloppily, suspected_hiding_spot,
 };
 use super::threat::{friends_in_reach, threat};
-use crate::battle::{Battle, Command, CreatureId, Explanation, OptionScore, READY_EXTRA_AP, Target, WindowKind};
+use crate::battle::{Battle, Command, CreatureId, Explanation, OptionScore, Target, WindowKind};
 use crate::level::compendium::{AbilityEffect, AiProfile};
-use crate::rules::costs::{DEFEND_AP, HIDE_AP, MOVE_AP};
+use crate::rules::costs::{HIDE_AP, MOVE_AP};
 use crate::rules::creature::Attribute;
 use crate::rules::facing::Facing;
 use crate::rules::grid::Pos;
@@ -122,12 +122,7 @@ pub fn decide(
 /// refuses Hide while a hostile perceives the creature, as a GM would tell a player.
 fn lies_in_wait_hidden(b: &Battle, me: CreatureId, p: &AiProfile) -> bool {
     let f = b.fighter(me);
-    let ready_cost = f
-        .weapons
-        .iter()
-        .filter(|w| w.weapon.area.is_none() && w.ammo != Some(0))
-        .map(|w| w.weapon.ap + READY_EXTRA_AP + DEFEND_AP)
-        .min();
+    let ready_cost = super::ready::readiable(f).map(super::ready::ready_cost).min();
     !plays_sloppily(p)
         && f.hidden.is_none()
         && f.weapons.iter().all(|w| !w.weapon.range.ranged)
